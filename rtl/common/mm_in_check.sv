@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// mm_in_check: the request checker shared by every core.  Flags a request
+// that the core must reject with its error flag:
+//   - an even modulus, or a modulus below 3;
+//   - (CheckRange = 1) an operand outside [0, InBound * N).
+// It sits on the request path (input ports to the error register), in the
+// cycle that accepts the request, so it does not lengthen the core's
+// register-to-register critical path.  CheckRange = 0 removes the two
+// comparators when the host already guarantees the range.
+`include "mm_macros.svh"
+
+module mm_in_check #(
+  parameter int Width      = 8,  // modulus width k, >= 2
+  parameter int OpWidth    = 9,  // operand width, >= Width
+  parameter int InBound    = 2,  // operands must be below InBound*N: 1 or 2
+  parameter bit          CheckRange = 1   // 1: compare the operands with InBound*N
+) (
+  input  logic [OpWidth-1:0] a_i,
+  input  logic [OpWidth-1:0] b_i,
+  input  logic [Width-1:0]   n_i,
+  output logic               err_o
+);
+
+  if (Width < 2 || OpWidth < Width) begin : gen_bad_width
+    `MM_FATAL("mm_in_check: need Width >= 2 and OpWidth >= Width")
+  end
+  if (InBound != 1 && InBound != 2) begin : gen_bad_bound
+    `MM_FATAL("mm_in_check: InBound must be 1 or 2")
+  end
+
+  logic [OpWidth:0] bound;  // InBound * N, one bit wider than an operand
+  logic             bad_n, bad_a, bad_b;
+
+  always_comb begin
+    bound = (InBound == 2) ? {{(OpWidth - Width){1'b0}}, n_i, 1'b0}
+                           : {{(OpWidth - Width + 1){1'b0}}, n_i};
+    bad_n = ~n_i[0] | ~|n_i[Width-1:1];  // even, or N = 1
+    bad_a = CheckRange && ({1'b0, a_i} >= bound);
+    bad_b = CheckRange && ({1'b0, b_i} >= bound);
+    err_o = bad_n | bad_a | bad_b;
+  end
+
+endmodule

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// mm_r2_basic: the reference radix-2 Montgomery multiplier (paper 000, Fig. 1)
+// with Walter's k+2 iterations, so that no final subtraction is needed:
+//   S = 0; for i = 0 .. k+1: q_i = (S + A_i*B) mod 2; S = (S + A_i*B + q_i*N)/2
+// Result S = A*B*2^-(k+2) mod N, in [0, 2N) for A, B in [0, 2N), N < 2^k.
+// One iteration per cycle through a (k+3)-bit carry-propagate adder: the
+// slow, small reference the carry-save cores are measured against.
+//
+// Interface: the common montmul core interface (docs/interface.md).
+// Latency: k+2 cycles from the accepting edge; a rejected request is answered
+// with err_o = 1 right after the accepting edge.
+`include "mm_macros.svh"
+
+module mm_r2_basic #(
+  parameter int Width      = 32,  // modulus width k: 3 .. 8192
+  parameter bit          CheckRange = 1    // 1: reject operands >= 2N
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  // request
+  input  logic             in_valid_i,
+  output logic             in_ready_o,
+  input  logic [Width:0]   a_i,         // A in [0, 2N)
+  input  logic [Width:0]   b_i,         // B in [0, 2N)
+  input  logic [Width-1:0] n_i,         // odd N, 3 <= N < 2^Width
+  // response
+  output logic             out_valid_o,
+  input  logic             out_ready_i,
+  output logic [Width:0]   s_o,         // A*B*2^-(Width+2) mod N, in [0, 2N)
+  output logic             err_o        // request rejected; s_o is 0
+);
+
+  if (Width < 3 || Width > 8192) begin : gen_bad_width
+    `MM_FATAL("mm_r2_basic: Width must be in [3, 8192]")
+  end
+
+  localparam int Iters = Width + 2;
+  localparam int CntW  = $clog2(Iters + 1);
+
+  typedef enum logic [1:0] {
+    StIdle,
+    StRun,
+    StDone
+  } state_e;
+
+  state_e            state_q, state_d;
+  logic [Width+1:0]  s_q, s_d;  // S < 3N < 2^(k+2)
+  logic [Width+1:0]  a_q, a_d;  // A >> i
+  logic [Width:0]    b_q, b_d;
+  logic [Width-1:0]  n_q, n_d;
+  logic [CntW-1:0]   cnt_q, cnt_d;
+  logic              err_q, err_d;
+  logic              req_err;
+  logic              ai, qi;
+  logic [Width+2:0]  sum;       // S + B + N < 6N < 2^(k+3)
+
+  mm_in_check #(
+    .Width     (Width),
+    .OpWidth   (Width + 1),
+    .InBound   (2),
+    .CheckRange(CheckRange)
+  ) u_in_check (
+    .a_i  (a_i),
+    .b_i  (b_i),
+    .n_i  (n_i),
+    .err_o(req_err)
+  );
+
+  always_comb begin
+    state_d = state_q;
+    s_d     = s_q;
+    a_d     = a_q;
+    b_d     = b_q;
+    n_d     = n_q;
+    cnt_d   = cnt_q;
+    err_d   = err_q;
+    ai      = a_q[0];
+    qi      = s_q[0] ^ (ai & b_q[0]);
+    sum     = {1'b0, s_q} + (ai ? {2'b0, b_q} : '0) + (qi ? {3'b0, n_q} : '0);
+    unique case (state_q)
+      StIdle: begin
+        if (in_valid_i) begin
+          s_d     = '0;
+          a_d     = {1'b0, a_i};
+          b_d     = b_i;
+          n_d     = n_i;
+          cnt_d   = '0;
+          err_d   = req_err;
+          if (req_err) begin
+            state_d = StDone;
+          end else begin
+            state_d = StRun;
+          end
+        end
+      end
+      StRun: begin
+        s_d   = sum[Width+2:1];
+        a_d   = a_q >> 1;
+        cnt_d = cnt_q + 1'b1;
+        if (cnt_q == CntW'(Iters - 1)) begin
+          state_d = StDone;
+        end
+      end
+      StDone: begin
+        if (out_ready_i) begin
+          state_d = StIdle;
+        end
+      end
+      default: state_d = StIdle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q <= StIdle;
+      s_q     <= '0;
+      a_q     <= '0;
+      b_q     <= '0;
+      n_q     <= '0;
+      cnt_q   <= '0;
+      err_q   <= 1'b0;
+    end else begin
+      state_q <= state_d;
+      s_q     <= s_d;
+      a_q     <= a_d;
+      b_q     <= b_d;
+      n_q     <= n_d;
+      cnt_q   <= cnt_d;
+      err_q   <= err_d;
+    end
+  end
+
+  assign in_ready_o  = (state_q == StIdle);
+  assign out_valid_o = (state_q == StDone);
+  assign s_o         = err_q ? '0 : s_q[Width:0];
+  assign err_o       = err_q;
+
+endmodule

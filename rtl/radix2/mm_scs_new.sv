@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// mm_scs_new: SCS-MM-New, the semi-carry-save radix-2 Montgomery multiplier
+// of paper 000 (Fig. 10/11), with the corrections of docs/radix2.md.
+//
+// One row of configurable full adders (mm_cfa_row) does everything:
+//   precompute  (SS, SC) = (B^, N^), B^ = 8B, N^ = N + 1; 2H_CSA until
+//               SC = 0 (Zero_D); D^ = SS.
+//   loop        i = -1 .. k+4: (SS, SC) = 1F_CSA(SS, SC, x) / 2 with x from
+//               SM3 by (A^, q^); the skip detector (mm_skip_d) computes
+//               q_(i+1), q_(i+2), skip_(i+1) from three low bits, and a skip
+//               divides by four instead of two (iteration i+1 is skipped).
+//   convert     2H_CSA until SC = 0; SS is the result.
+// The right shifts are delayed to the next cycle (paper 000, Sec. III-D):
+// the registers hold the unshifted row outputs, and the view multiplexers
+// M1/M2 (ss_v, sc_v) shift them by the amount the previous cycle decided, so
+// the skip decision never sits in front of a wide multiplexer.
+//
+// Result A*B*2^-(k+2) mod N in [0, 2N) for A, B in [0, 2N), odd N < 2^k.
+// Latency (cycles after the accepting edge; the model montmul.models.radix2.
+// scs_new counts the same): (pre + 1) + (k + 6 - skips) + (conv + 1), where
+// pre and conv are the numbers of 2H_CSA steps until SC = 0.
+`include "mm_macros.svh"
+
+module mm_scs_new #(
+  parameter int Width      = 32,  // modulus width k: 3 .. 8192
+  parameter bit          CheckRange = 1,   // 1: reject operands >= 2N
+  parameter bit          SkipEnable = 1    // 1: skip superfluous iterations
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  // request
+  input  logic             in_valid_i,
+  output logic             in_ready_o,
+  input  logic [Width:0]   a_i,         // A in [0, 2N)
+  input  logic [Width:0]   b_i,         // B in [0, 2N)
+  input  logic [Width-1:0] n_i,         // odd N, 3 <= N < 2^Width
+  // response
+  output logic             out_valid_o,
+  input  logic             out_ready_i,
+  output logic [Width:0]   s_o,         // A*B*2^-(Width+2) mod N, in [0, 2N)
+  output logic             err_o        // request rejected; s_o is 0
+);
+
+  if (Width < 3 || Width > 8192) begin : gen_bad_width
+    `MM_FATAL("mm_scs_new: Width must be in [3, 8192]")
+  end
+
+  // D^ = 8B + N + 1 <= 17N < 2^(k+5), and every loop value stays below D^.
+  localparam int W      = Width + 5;
+  localparam int LastIt = Width + 5;  // pos = i + 1 of the last iteration
+  localparam int PosW   = $clog2(LastIt + 3);
+
+  typedef enum logic [2:0] {
+    StIdle,
+    StPre,
+    StLoop,
+    StConv,
+    StDone
+  } state_e;
+
+  // View shift of the stored row outputs (M1/M2 select).
+  typedef enum logic [1:0] {
+    Sh2H,    // 2H_CSA output: SS = s, SC = cout << 1
+    ShOne,   // loop, no skip: SS = s >> 1, SC = cout
+    ShTwo    // loop, skip:    SS = s >> 2, SC = cout >> 1
+  } shift_e;
+
+  state_e          state_q, state_d;
+  shift_e          sh_q, sh_d;
+  logic [W-1:0]    s_q, s_d;      // row sum output (unshifted)
+  logic [W-1:0]    c_q, c_d;      // row carry output (weight 2^(j+1))
+  logic [W-1:0]    bh_q, bh_d;    // B^ = 8B
+  logic [W-1:0]    dh_q, dh_d;    // D^ = B^ + N^
+  logic [Width:0]  nh_q, nh_d;    // N^ = N + 1
+  logic [Width:0]  a_q, a_d;      // A >> (i + 1)
+  logic [PosW-1:0] pos_q, pos_d;  // i + 1
+  logic            qh_q, qh_d;    // q^
+  logic            ah_q, ah_d;    // A^
+  logic            err_q, err_d;
+
+  logic [W-1:0]    ss_v, sc_v;    // SS[i], SC[i]: outputs of M1/M2
+  logic [W-1:0]    x;             // SM3 output
+  logic [W-1:0]    row_s, row_c;
+  logic            alpha;
+  logic            sc_zero;       // Zero_D
+  logic            skip, q_next, a_next, last;
+  logic            req_err;
+  logic [Width:0]  n_plus1;
+
+  mm_in_check #(
+    .Width     (Width),
+    .OpWidth   (Width + 1),
+    .InBound   (2),
+    .CheckRange(CheckRange)
+  ) u_in_check (
+    .a_i  (a_i),
+    .b_i  (b_i),
+    .n_i  (n_i),
+    .err_o(req_err)
+  );
+
+  // M1 / M2: delayed right shift of the stored carry-save pair.
+  always_comb begin
+    unique case (sh_q)
+      ShOne:   begin ss_v = s_q >> 1; sc_v = c_q;        end
+      ShTwo:   begin ss_v = s_q >> 2; sc_v = c_q >> 1;   end
+      default: begin ss_v = s_q;      sc_v = c_q << 1;   end
+    endcase
+  end
+
+  mm_sm3 #(.Width(W)) u_sm3 (
+    .a_sel_i(ah_q),
+    .q_sel_i(qh_q),
+    .n_i    ({{(W - Width - 1){1'b0}}, nh_q}),
+    .b_i    (bh_q),
+    .d_i    (dh_q),
+    .x_o    (x)
+  );
+
+  mm_cfa_row #(.Width(W)) u_ccsa (
+    .alpha_i(alpha),
+    .ss_i   (ss_v),
+    .sc_i   (sc_v),
+    .x_i    (x),
+    .s_o    (row_s),
+    .cout_o (row_c)
+  );
+
+  mm_skip_d u_skip_d (
+    .ss_i    (ss_v[2:0]),
+    .sc_i    (sc_v[2:0]),
+    .q_i     (qh_q),
+    .nh_i    (nh_q[2:1]),
+    .a1_i    (a_q[0]),
+    .a2_i    (a_q[1]),
+    .last_i  (last),
+    .enable_i(SkipEnable),
+    .skip_o  (skip),
+    .q_o     (q_next),
+    .a_o     (a_next)
+  );
+
+  // Zero_D: SC = 0 exactly when the carry register is zero.  In 2H mode
+  // SC = cout << 1 and the top bit of cout is provably zero (SS + SC < 2^W);
+  // the first conversion cycle follows the last iteration, where a skip
+  // (SC = cout >> 1) happens only with cout_0 = SC[i+1]_0 = 0.
+  assign sc_zero = ~|c_q;
+  assign alpha   = (state_q == StLoop);
+  assign last    = (pos_q == PosW'(LastIt));
+  assign n_plus1 = {1'b0, n_i} + 1'b1;
+
+  always_comb begin
+    state_d = state_q;
+    sh_d    = sh_q;
+    s_d     = s_q;
+    c_d     = c_q;
+    bh_d    = bh_q;
+    dh_d    = dh_q;
+    nh_d    = nh_q;
+    a_d     = a_q;
+    pos_d   = pos_q;
+    qh_d    = qh_q;
+    ah_d    = ah_q;
+    err_d   = err_q;
+    unique case (state_q)
+      StIdle: begin
+        if (in_valid_i) begin
+          // (SS, SC) = (B^, N^) is already a carry-save form of D^.
+          bh_d    = {{(W - Width - 4){1'b0}}, b_i, 3'b000};
+          nh_d    = n_plus1;
+          s_d     = {{(W - Width - 4){1'b0}}, b_i, 3'b000};
+          c_d     = {{(W - Width){1'b0}}, n_plus1[Width:1]};  // N^ is even
+          sh_d    = Sh2H;
+          a_d     = a_i;
+          qh_d    = 1'b0;
+          ah_d    = 1'b0;
+          err_d   = req_err;
+          if (req_err) begin
+            state_d = StDone;
+          end else begin
+            state_d = StPre;
+          end
+        end
+      end
+      StPre: begin
+        if (sc_zero) begin
+          dh_d    = ss_v;
+          s_d     = '0;
+          c_d     = '0;
+          sh_d    = Sh2H;
+          pos_d   = '0;
+          state_d = StLoop;
+        end else begin
+          s_d = row_s;
+          c_d = row_c;
+        end
+      end
+      StLoop: begin
+        s_d   = row_s;
+        c_d   = row_c;
+        if (skip) begin
+          sh_d = ShTwo;
+        end else begin
+          sh_d = ShOne;
+        end
+        qh_d  = q_next;
+        ah_d  = a_next;
+        a_d   = skip ? (a_q >> 2) : (a_q >> 1);
+        pos_d = pos_q + (skip ? PosW'(2) : PosW'(1));
+        if (last || (skip && pos_q == PosW'(LastIt - 1))) begin
+          qh_d    = 1'b0;
+          ah_d    = 1'b0;
+          state_d = StConv;
+        end
+      end
+      StConv: begin
+        s_d  = row_s;
+        c_d  = row_c;
+        sh_d = Sh2H;
+        if (sc_zero) begin
+          state_d = StDone;
+        end
+      end
+      StDone: begin
+        if (out_ready_i) begin
+          state_d = StIdle;
+        end
+      end
+      default: state_d = StIdle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q <= StIdle;
+      sh_q    <= Sh2H;
+      s_q     <= '0;
+      c_q     <= '0;
+      bh_q    <= '0;
+      dh_q    <= '0;
+      nh_q    <= '0;
+      a_q     <= '0;
+      pos_q   <= '0;
+      qh_q    <= 1'b0;
+      ah_q    <= 1'b0;
+      err_q   <= 1'b0;
+    end else begin
+      state_q <= state_d;
+      sh_q    <= sh_d;
+      s_q     <= s_d;
+      c_q     <= c_d;
+      bh_q    <= bh_d;
+      dh_q    <= dh_d;
+      nh_q    <= nh_d;
+      a_q     <= a_d;
+      pos_q   <= pos_d;
+      qh_q    <= qh_d;
+      ah_q    <= ah_d;
+      err_q   <= err_d;
+    end
+  end
+
+  assign in_ready_o  = (state_q == StIdle);
+  assign out_valid_o = (state_q == StDone);
+  assign s_o         = err_q ? '0 : s_q[Width:0];
+  assign err_o       = err_q;
+
+endmodule

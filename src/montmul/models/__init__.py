@@ -1,0 +1,10 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Bit-exact, cycle-counting models of every algorithm montmul implements.
+
+Plain Python on ints: no simulator imports, so the CLI, reports and users can
+reuse them.
+"""
+from . import radix2
+from .common import InputError, MMResult, check_inputs
+
+__all__ = ["radix2", "InputError", "MMResult", "check_inputs"]

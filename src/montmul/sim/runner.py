@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Build a registered core and run cocotb test modules on it.
+
+One build directory per (simulator, core, HDL parameters), so parallel
+pytest workers never share one and repeated runs reuse the build.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from ..cores import ROOT, Core
+
+SIMULATORS = ("icarus", "verilator")
+BUILD_ROOT = ROOT / "build" / "sim"
+
+
+def tools_path() -> str:
+    """PATH with the project's tools folder and venv first."""
+    extra = [str(ROOT / ".tools" / "bin"), str(Path(sys.executable).parent)]
+    return os.pathsep.join(extra + [os.environ.get("PATH", "")])
+
+
+def build_dir(core: Core, sim: str, params: dict[str, int]) -> Path:
+    tag = "_".join(f"{k}{v}" for k, v in sorted(params.items()))
+    return BUILD_ROOT / sim / f"{core.name}_{tag}"
+
+
+def run(
+    core: Core,
+    sim: str,
+    width: int,
+    test_module: str,
+    test_dir: Path,
+    extra_env: dict[str, str] | None = None,
+    testcase: str | None = None,
+    params: dict[str, int] | None = None,
+    waves: bool = False,
+) -> Path:
+    """Build ``core`` at ``width`` for ``sim`` and run ``test_module``.
+
+    Returns the results.xml path.  Raises if any cocotb test failed.
+    """
+    if sim not in SIMULATORS:
+        raise ValueError(f"unknown simulator {sim!r}; use one of {', '.join(SIMULATORS)}")
+    os.environ["PATH"] = tools_path()
+    from cocotb_tools.runner import get_runner  # imported late: heavy
+    from cocotb_tools.check_results import get_results
+
+    hdl = core.hdl_params(width, **(params or {}))
+    bdir = build_dir(core, sim, hdl)
+    runner = get_runner(sim)
+    build_args: list[str] = []
+    if sim == "verilator":
+        build_args = ["-Wno-fatal", "-O3", "--x-assign", "fast", "--x-initial", "fast"]
+        if shutil.which("ccache"):
+            os.environ.setdefault("OBJCACHE", "ccache")
+    runner.build(
+        sources=[str(p) for p in core.sources()],
+        hdl_toplevel=core.top,
+        includes=[str(p) for p in core.includes()],
+        parameters=hdl,
+        build_dir=str(bdir),
+        build_args=build_args,
+        timescale=("1ns", "1ps"),
+        waves=waves,
+        log_file=str(bdir / "build.log"),
+    )
+    env = {
+        "MONTMUL_IN_SIM": "1",
+        "MONTMUL_CORE": core.name,
+        "MONTMUL_WIDTH": str(width),
+        "MONTMUL_PARAMS": json.dumps(hdl),
+        "PYTHONPATH": os.pathsep.join(
+            [str(test_dir), str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]
+        ),
+    }
+    env.update(extra_env or {})
+    results = runner.test(
+        test_module=test_module,
+        hdl_toplevel=core.top,
+        testcase=testcase,
+        build_dir=str(bdir),
+        test_dir=str(test_dir),
+        extra_env=env,
+        waves=waves,
+        results_xml=str(bdir / f"results_{test_module}.xml"),
+        log_file=str(bdir / f"{test_module}.log"),
+    )
+    _, failed = get_results(Path(results))
+    if failed:
+        raise AssertionError(f"{failed} cocotb test(s) failed; see {bdir / (test_module + '.log')}")
+    return Path(results)
