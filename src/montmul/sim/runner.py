@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -30,36 +29,30 @@ def build_dir(core: Core, sim: str, params: dict[str, int]) -> Path:
     return BUILD_ROOT / sim / f"{core.name}_{tag}"
 
 
-def run(
-    core: Core,
-    sim: str,
-    width: int,
-    test_module: str,
-    test_dir: Path,
-    extra_env: dict[str, str] | None = None,
-    testcase: str | None = None,
-    params: dict[str, int] | None = None,
-    waves: bool = False,
-) -> Path:
-    """Build ``core`` at ``width`` for ``sim`` and run ``test_module``.
-
-    Returns the results.xml path.  Raises if any cocotb test failed.
-    """
+def _prepare(core: Core, sim: str, width: int, params: dict[str, int] | None):
     if sim not in SIMULATORS:
         raise ValueError(f"unknown simulator {sim!r}; use one of {', '.join(SIMULATORS)}")
     os.environ["PATH"] = tools_path()
-    from cocotb_tools.runner import get_runner  # imported late: heavy
-    from cocotb_tools.check_results import get_results
-
     hdl = core.hdl_params(width, **(params or {}))
-    bdir = build_dir(core, sim, hdl)
-    runner = get_runner(sim)
+    return hdl, build_dir(core, sim, hdl)
+
+
+def build(core: Core, sim: str, width: int, params: dict[str, int] | None = None, waves: bool = False) -> Path:
+    """Build ``core`` at ``width`` for ``sim`` (reused when up to date)."""
+    from cocotb_tools.runner import get_runner  # imported late: heavy
+
+    hdl, bdir = _prepare(core, sim, width, params)
     build_args: list[str] = []
     if sim == "verilator":
-        build_args = ["-Wno-fatal", "-O3", "--x-assign", "fast", "--x-initial", "fast"]
-        if shutil.which("ccache"):
-            os.environ.setdefault("OBJCACHE", "ccache")
-    runner.build(
+        build_args = [
+            "-Wno-fatal", "-O3", "--x-assign", "fast", "--x-initial", "fast",
+        ]
+        # cocotb runs `make -f Vtop.mk` itself; variable definitions in
+        # MAKEFLAGS act as command-line overrides.  The PyPI wheel's
+        # verilated.mk leaves the precompiled-header include flag empty, which
+        # breaks every model split over several C++ files (wide cores).
+        os.environ["MAKEFLAGS"] = "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O2"
+    get_runner(sim).build(
         sources=[str(p) for p in core.sources()],
         hdl_toplevel=core.top,
         includes=[str(p) for p in core.includes()],
@@ -70,6 +63,34 @@ def run(
         waves=waves,
         log_file=str(bdir / "build.log"),
     )
+    return bdir
+
+
+def run(
+    core: Core,
+    sim: str,
+    width: int,
+    test_module: str,
+    test_dir: Path,
+    extra_env: dict[str, str] | None = None,
+    testcase: str | None = None,
+    params: dict[str, int] | None = None,
+    waves: bool = False,
+    tag: str = "",
+    build_first: bool = True,
+) -> Path:
+    """Build ``core`` at ``width`` for ``sim`` and run ``test_module``.
+
+    Returns the results.xml path.  Raises if any cocotb test failed.
+    """
+    from cocotb_tools.check_results import get_results
+    from cocotb_tools.runner import get_runner
+
+    hdl, bdir = _prepare(core, sim, width, params)
+    if build_first:
+        build(core, sim, width, params, waves)
+    test_dir = Path(test_dir)
+    test_dir.mkdir(parents=True, exist_ok=True)
     env = {
         "MONTMUL_IN_SIM": "1",
         "MONTMUL_CORE": core.name,
@@ -80,18 +101,21 @@ def run(
         ),
     }
     env.update(extra_env or {})
-    results = runner.test(
+    name = test_module.rsplit(".", 1)[-1] + (f"_{tag}" if tag else "")
+    log = bdir / f"{name}.log"
+    results = get_runner(sim).test(
         test_module=test_module,
         hdl_toplevel=core.top,
+        hdl_toplevel_lang="verilog",
         testcase=testcase,
         build_dir=str(bdir),
         test_dir=str(test_dir),
         extra_env=env,
         waves=waves,
-        results_xml=str(bdir / f"results_{test_module}.xml"),
-        log_file=str(bdir / f"{test_module}.log"),
+        results_xml=str(bdir / f"results_{name}.xml"),
+        log_file=str(log),
     )
     _, failed = get_results(Path(results))
     if failed:
-        raise AssertionError(f"{failed} cocotb test(s) failed; see {bdir / (test_module + '.log')}")
+        raise AssertionError(f"{failed} cocotb test(s) failed; see {log}")
     return Path(results)

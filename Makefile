@@ -1,0 +1,32 @@
+# montmul front door: thin targets over the setup script, pytest and the CLI.
+# The logic lives in Python (src/montmul), not here.
+
+SHELL   := /bin/bash
+VENV    := .venv
+PY      := $(VENV)/bin/python
+export PATH := $(CURDIR)/.tools/bin:$(CURDIR)/$(VENV)/bin:$(PATH)
+JOBS    ?= $(shell nproc)
+
+.PHONY: setup demo test test-fast lint cycles clean
+
+setup:
+	@bash scripts/setup.sh
+
+demo: setup  ## set up, then run the main job (both simulators' results beside the models)
+	$(PY) -m montmul.cli demo
+
+test: setup  ## set up, then run the whole test suite (models, CLI, lint, RTL benches)
+	$(PY) -m pytest -n $(JOBS) -q
+
+test-fast: setup  ## pure-Python tests only
+	$(PY) -m pytest -n $(JOBS) -q tests
+
+lint: setup
+	$(PY) -m pytest -q tests/test_lint.py
+
+cycles: setup  ## the issue's bulk cycle statistics at 1024 and 2048 bits
+	$(PY) -m montmul.cli cycles --core scs_new --width 1024 --samples 10000
+	$(PY) -m montmul.cli cycles --core scs_new --width 2048 --samples 10000
+
+clean:
+	rm -rf build .pytest_cache

@@ -1,0 +1,312 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The ``montmul`` command line.
+
+    montmul cores [--json]
+    montmul mul --core NAME --width K --a A --b B --n N [--sim model|icarus|verilator] [--json]
+    montmul cycles --core NAME --width K --samples S [--seed X] [--sim ...] [--jobs J] [--json]
+    montmul demo [--samples S] [--sim ...]
+
+Operands are decimal or 0x-hex.  ``--json`` prints one JSON object.
+Exit status: 0 on success, 2 on a rejected input or bad usage, 1 if the RTL
+disagrees with the model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import statistics
+import sys
+import time
+
+from . import cores
+from .models import InputError
+
+SIMS = ("model", "icarus", "verilator")
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a decimal or 0x-hex integer: {text!r}") from None
+
+
+def _fail(msg: str, code: int = 2) -> int:
+    print(f"montmul: error: {msg}", file=sys.stderr)
+    return code
+
+
+def _core_and_width(args) -> tuple[cores.Core, int]:
+    core = cores.get(args.core)
+    core.params["Width"].check("Width", args.width)
+    return core, args.width
+
+
+# --------------------------------------------------------------------------
+def cmd_cores(args) -> int:
+    rows = []
+    for c in cores.CORES.values():
+        w = c.params["Width"]
+        rows.append(
+            {
+                "name": c.name,
+                "family": c.family,
+                "paper": c.paper,
+                "top": c.top,
+                "width_range": [w.lo, w.hi],
+                "r_log2": f"k+{c.r_log2(0)}",
+                "input_range": f"[0, {c.in_bound}N)",
+                "output_range": f"[0, {c.out_bound}N)",
+                "latency_bound_1024": c.latency_bound(1024) if c.latency_bound else None,
+                "data_dependent": c.data_dependent,
+                "params": {k: [p.default, p.lo, p.hi] for k, p in c.params.items()},
+                "description": c.description,
+            }
+        )
+    if args.json:
+        print(json.dumps({"cores": rows}, indent=2))
+        return 0
+    hdr = ("name", "family", "R", "in", "out", "bound@1024", "data-dep", "paper")
+    table = [
+        (r["name"], r["family"], "2^" + r["r_log2"], r["input_range"], r["output_range"],
+         str(r["latency_bound_1024"]), "yes" if r["data_dependent"] else "no", r["paper"])
+        for r in rows
+    ]
+    widths = [max(len(h), *(len(t[i]) for t in table)) for i, h in enumerate(hdr)]
+    print("  ".join(h.ljust(w) for h, w in zip(hdr, widths)))
+    print("  ".join("-" * w for w in widths))
+    for t in table:
+        print("  ".join(v.ljust(w) for v, w in zip(t, widths)))
+    return 0
+
+
+# --------------------------------------------------------------------------
+def _simulate(core, width, vectors, sim, jobs=1):
+    from .sim.api import simulate  # needs cocotb: import only when simulating
+
+    return simulate(core, width, vectors, sim=sim, jobs=jobs)
+
+
+def cmd_mul(args) -> int:
+    core, k = _core_and_width(args)
+    a, b, n = args.a, args.b, args.n
+    try:
+        want = core.run_model(a, b, n, k)
+    except InputError as exc:
+        if args.sim != "model":
+            (r,) = _simulate(core, k, [(a, b, n)], args.sim)
+            if not r.err:
+                return _fail(f"the RTL accepted a request the model rejects: {exc}", 1)
+        return _fail(f"rejected input: {exc}")
+    result, cycles = want.result, want.cycles
+    if args.sim != "model":
+        (r,) = _simulate(core, k, [(a, b, n)], args.sim)
+        if r.err or r.s != want.result or r.cycles != want.cycles:
+            return _fail(
+                f"RTL ({args.sim}) disagrees with the model: rtl s={r.s:#x} err={r.err} "
+                f"cycles={r.cycles}, model s={want.result:#x} cycles={want.cycles}",
+                1,
+            )
+        result, cycles = r.s, r.cycles
+    out = {
+        "core": core.name,
+        "width": k,
+        "sim": args.sim,
+        "a": a,
+        "b": b,
+        "n": n,
+        "result": result,
+        "r_log2": core.r_log2(k),
+        "cycles": cycles,
+        "breakdown": want.breakdown,
+        "reduced": result % n,
+    }
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"core      {core.name} (width {k}, {args.sim})")
+        print(f"result    {result} ({result:#x})  = A*B*R^-1 mod N, in [0, {core.out_bound}N)")
+        print(f"reduced   {result % n}")
+        print(f"R         2^{core.r_log2(k)}")
+        print(f"cycles    {cycles}  {want.breakdown}")
+    return 0
+
+
+# --------------------------------------------------------------------------
+def random_vectors(k: int, samples: int, seed: int) -> list[tuple[int, int, int]]:
+    """Random k-bit odd moduli (top bit set) with operands uniform in [0, N)."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(samples):
+        n = rng.randrange(1 << (k - 1), 1 << k) | 1
+        if n < 3:
+            n = 3
+        out.append((rng.randrange(n), rng.randrange(n), n))
+    return out
+
+
+def _stats(xs: list[int]) -> dict[str, float]:
+    return {
+        "avg": statistics.fmean(xs),
+        "min": min(xs),
+        "max": max(xs),
+        "std": statistics.pstdev(xs) if len(xs) > 1 else 0.0,
+    }
+
+
+def cycle_stats(core, k: int, samples: int, seed: int, sim: str, jobs: int) -> dict:
+    vectors = random_vectors(k, samples, seed)
+    t0 = time.monotonic()
+    models = [core.run_model(a, b, n, k) for a, b, n in vectors]
+    t_model = time.monotonic() - t0
+    model_cycles = [m.cycles for m in models]
+    out = {"core": core.name, "width": k, "samples": samples, "seed": seed, "sim": sim}
+    if sim == "model":
+        measured = model_cycles
+        t_sim = 0.0
+    else:
+        t0 = time.monotonic()
+        res = _simulate(core, k, vectors, sim, jobs)
+        t_sim = time.monotonic() - t0
+        bad = [
+            (v, r, m)
+            for v, r, m in zip(vectors, res, models)
+            if r.err or r.s != m.result or r.cycles != m.cycles
+        ]
+        if bad:
+            v, r, m = bad[0]
+            raise RuntimeError(
+                f"{len(bad)} of {samples} RTL results disagree with the model; first: "
+                f"a={v[0]:#x} b={v[1]:#x} n={v[2]:#x} rtl=({r.s:#x}, err {r.err}, {r.cycles} cycles) "
+                f"model=({m.result:#x}, {m.cycles} cycles)"
+            )
+        measured = [r.cycles for r in res]
+    out.update(_stats(measured))
+    ms = _stats(model_cycles)
+    out.update({"model_avg": ms["avg"], "model_min": ms["min"], "model_max": ms["max"]})
+    phases: dict[str, float] = {}
+    for m in models:
+        for key, v in m.breakdown.items():
+            phases[key] = phases.get(key, 0) + v
+    out["model_breakdown_avg"] = {key: v / samples for key, v in phases.items()}
+    out["seconds_sim"] = round(t_sim, 2)
+    out["seconds_model"] = round(t_model, 2)
+    return out
+
+
+def cmd_cycles(args) -> int:
+    core, k = _core_and_width(args)
+    if args.samples < 1:
+        return _fail("--samples must be at least 1")
+    try:
+        out = cycle_stats(core, k, args.samples, args.seed, args.sim, args.jobs)
+    except RuntimeError as exc:
+        return _fail(str(exc), 1)
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"{core.name} width {k}: {args.samples} random multiplications, {args.sim} (seed {args.seed})")
+    print(f"  measured  avg {out['avg']:.2f}  min {out['min']}  max {out['max']}  std {out['std']:.2f}")
+    print(f"  model     avg {out['model_avg']:.2f}  min {out['model_min']}  max {out['model_max']}")
+    print("  model phases (avg): " + ", ".join(f"{k2} {v:.2f}" for k2, v in out["model_breakdown_avg"].items()))
+    if args.sim != "model":
+        print(f"  every RTL result and latency equals the model's ({out['seconds_sim']} s simulation)")
+    return 0
+
+
+# --------------------------------------------------------------------------
+P001 = (1073741826, 1876543286, 2147483659, 1567508594)
+
+
+def cmd_demo(args) -> int:
+    """The main job: every core on paper 001's 32-bit example and on a batch of
+    random 1024-bit multiplications in RTL simulation, beside the models."""
+    a, b, n, paper = P001
+    print("montmul demo: every registered core in RTL simulation, beside its model\n")
+    print(f"Paper 001's 32-bit example: A={a} B={b} N={n}, paper's R = 2^32, result {paper}")
+    for core in cores.CORES.values():
+        k = 32
+        (r,) = _simulate(core, k, [(a, b, n)], args.sim)
+        m = core.run_model(a, b, n, k)
+        as_paper = r.s * pow(2, core.r_log2(k) - 32, n) % n
+        ok = r.s == m.result and r.cycles == m.cycles and as_paper == paper
+        print(
+            f"  {core.name:10s} s={r.s:<11d} (R=2^{core.r_log2(k)})  x 2^{core.r_log2(k) - 32} mod N = {as_paper:<11d}"
+            f" cycles {r.cycles:5d} (model {m.cycles:5d})  {'OK' if ok else 'MISMATCH'}"
+        )
+        if not ok:
+            return 1
+    k = args.width
+    print(f"\n{args.samples} random {k}-bit multiplications per core (seed {args.seed}), {args.sim}:")
+    print(f"  {'core':10s} {'avg':>9s} {'min':>6s} {'max':>6s} {'std':>7s} {'model avg':>10s}  phases (model avg)")
+    rows = {}
+    for core in cores.CORES.values():
+        try:
+            st = cycle_stats(core, k, args.samples, args.seed, args.sim, args.jobs)
+        except RuntimeError as exc:
+            return _fail(f"{core.name}: {exc}", 1)
+        rows[core.name] = st
+        ph = ", ".join(f"{key} {v:.1f}" for key, v in st["model_breakdown_avg"].items())
+        print(
+            f"  {core.name:10s} {st['avg']:9.2f} {st['min']:6d} {st['max']:6d} {st['std']:7.2f}"
+            f" {st['model_avg']:10.2f}  {ph}"
+        )
+    print("\nEvery RTL result equals its model's bit for bit and every latency its model's cycle count.")
+    return 0
+
+
+# --------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="montmul", description="Montgomery multiplier cores: models, RTL simulation, statistics")
+    sub = p.add_subparsers(dest="cmd", required=True)
+
+    c = sub.add_parser("cores", help="list the registered cores")
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(func=cmd_cores)
+
+    def core_args(sp):
+        sp.add_argument("--core", required=True, help="core name (see `montmul cores`)")
+        sp.add_argument("--width", type=int, required=True, help="modulus width k in bits")
+        sp.add_argument("--json", action="store_true", help="print one JSON object")
+
+    m = sub.add_parser("mul", help="one Montgomery multiplication")
+    core_args(m)
+    m.add_argument("--a", type=_int, required=True)
+    m.add_argument("--b", type=_int, required=True)
+    m.add_argument("--n", type=_int, required=True)
+    m.add_argument("--sim", choices=SIMS, default="model")
+    m.set_defaults(func=cmd_mul)
+
+    cy = sub.add_parser("cycles", help="random-input cycle statistics from RTL simulation")
+    core_args(cy)
+    cy.add_argument("--samples", type=int, default=1000)
+    cy.add_argument("--seed", type=int, default=1)
+    cy.add_argument("--sim", choices=SIMS, default="verilator")
+    cy.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel simulator processes")
+    cy.set_defaults(func=cmd_cycles)
+
+    d = sub.add_parser("demo", help="the main job (make demo)")
+    d.add_argument("--width", type=int, default=1024)
+    d.add_argument("--samples", type=int, default=200)
+    d.add_argument("--seed", type=int, default=1)
+    d.add_argument("--sim", choices=("icarus", "verilator"), default="verilator")
+    d.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    d.set_defaults(func=cmd_demo)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (KeyError, ValueError) as exc:
+        msg = exc.args[0] if exc.args else str(exc)
+        return _fail(str(msg))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
