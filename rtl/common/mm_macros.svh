@@ -10,5 +10,5 @@
 `define MM_FATAL(msg) initial $fatal(1, msg);
 `else
 `define MM_FATAL(msg) $fatal(1, msg);
-`endif
-`endif
+`endif  // __ICARUS__
+`endif  // MM_MACROS_SVH

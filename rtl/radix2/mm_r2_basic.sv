@@ -54,6 +54,7 @@ module mm_r2_basic #(
   logic              req_err;
   logic              ai, qi;
   logic [Width+2:0]  sum;       // S + B + N < 6N < 2^(k+3)
+  logic              unused_sum_lsb;
 
   mm_in_check #(
     .Width     (Width),
@@ -135,5 +136,9 @@ module mm_r2_basic #(
   assign out_valid_o = (state_q == StDone);
   assign s_o         = err_q ? '0 : s_q[Width:0];
   assign err_o       = err_q;
+
+  // qi makes the sum even, so the division by two drops a bit that is always
+  // zero.
+  assign unused_sum_lsb = sum[0];
 
 endmodule

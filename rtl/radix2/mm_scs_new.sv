@@ -135,7 +135,7 @@ module mm_scs_new #(
     .a1_i    (a_q[0]),
     .a2_i    (a_q[1]),
     .last_i  (last),
-    .enable_i(SkipEnable),
+    .enable_i(1'(SkipEnable)),  // Icarus 11 sizes a bit parameter as 32 bits
     .skip_o  (skip),
     .q_o     (q_next),
     .a_o     (a_next)

@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The montmul CLI: output formats, operand parsing, exit codes."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from montmul.cli import main
+
+P001 = dict(a=1073741826, b=1876543286, n=2147483659)
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_cores_table_and_json(capsys):
+    code, out, _ = run(capsys, "cores")
+    assert code == 0 and "scs_new" in out and "r2_basic" in out
+    code, out, _ = run(capsys, "cores", "--json")
+    names = {c["name"] for c in json.loads(out)["cores"]}
+    assert {"scs_new", "r2_basic"} <= names
+
+
+@pytest.mark.parametrize("core", ["r2_basic", "scs_new"])
+def test_mul_model_json(capsys, core):
+    code, out, _ = run(capsys, "mul", "--core", core, "--width", "32", "--a", str(P001["a"]),
+                       "--b", hex(P001["b"]), "--n", str(P001["n"]), "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert d["r_log2"] == 34
+    n = P001["n"]
+    assert d["result"] % n == P001["a"] * P001["b"] * pow(2, -34, n) % n
+    # paper 001's value with its R = 2^32
+    assert d["result"] * 4 % n == 1567508594
+    assert d["cycles"] > 0
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (("--a", "1", "--b", "1", "--n", "16"), "even"),
+    (("--a", "1", "--b", "1", "--n", "1"), "below 3"),
+    (("--a", "22", "--b", "1", "--n", "11"), "outside"),
+    (("--a", "0x1", "--b", "1", "--n", "0x1001"), "does not fit"),
+])
+def test_mul_rejects(capsys, argv, needle):
+    code, _, err = run(capsys, "mul", "--core", "scs_new", "--width", "8", *argv)
+    assert code == 2 and needle in err
+
+
+def test_bad_core_and_width(capsys):
+    code, _, err = run(capsys, "mul", "--core", "nope", "--width", "8", "--a", "1", "--b", "1", "--n", "3")
+    assert code == 2 and "unknown core" in err
+    code, _, err = run(capsys, "mul", "--core", "scs_new", "--width", "2", "--a", "1", "--b", "1", "--n", "3")
+    assert code == 2 and "Width" in err
+
+
+def test_cycles_model_json(capsys):
+    code, out, _ = run(capsys, "cycles", "--core", "scs_new", "--width", "64", "--samples", "50",
+                       "--sim", "model", "--json")
+    d = json.loads(out)
+    assert code == 0
+    assert d["min"] <= d["avg"] <= d["max"] and d["std"] > 0
+    assert d["model_avg"] == d["avg"]
+
+
+@pytest.mark.skipif(shutil.which("iverilog") is None, reason="needs Icarus Verilog")
+@pytest.mark.parametrize("sim", ["icarus", "verilator"])
+def test_rtl_paths(capsys, sim):
+    """mul and cycles through RTL simulation agree with the model."""
+    code, out, _ = run(capsys, "mul", "--core", "scs_new", "--width", "16", "--a", "0x1234",
+                       "--b", "77", "--n", "0xfff1", "--sim", sim, "--json")
+    assert code == 0, out
+    d = json.loads(out)
+    assert d["result"] % 0xFFF1 == 0x1234 * 77 * pow(2, -18, 0xFFF1) % 0xFFF1
+    code, _, err = run(capsys, "mul", "--core", "scs_new", "--width", "16", "--a", "1", "--b", "1",
+                       "--n", "8", "--sim", sim)
+    assert code == 2 and "even" in err
+    code, out, _ = run(capsys, "cycles", "--core", "scs_new", "--width", "16", "--samples", "40",
+                       "--sim", sim, "--jobs", "2", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["avg"] == d["model_avg"] and d["samples"] == 40
