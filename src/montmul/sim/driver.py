@@ -13,7 +13,6 @@ import math
 import os
 from dataclasses import dataclass
 
-import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge, with_timeout
 from cocotb.utils import get_sim_time
