@@ -50,7 +50,10 @@ class Core:
     latency_bound: Callable[[int], int] | None = None  #: worst-case cycles for width k
     description: str = ""
     hdl_overrides: dict[str, int] = field(default_factory=dict)  #: fixed HDL params
-    model_kwargs: dict[str, object] = field(default_factory=dict)
+    model_kwargs: dict[str, object] = field(default_factory=dict)  #: fixed model kwargs
+    #: HDL parameter -> model keyword argument, for parameters that change
+    #: what the model computes (e.g. SkipEnable -> skip)
+    model_params: dict[str, str] = field(default_factory=dict)
     widths: tuple[int, ...] = (8, 16, 64, 256)  #: widths the test suite runs
 
     @property
@@ -76,9 +79,14 @@ class Core:
                 self.params[k].check(k, v)
         return values
 
-    def run_model(self, a: int, b: int, n: int, width: int) -> MMResult:
-        self.params["Width"].check("Width", width)
-        return self.model(a, b, n, width, **self.model_kwargs)
+    def run_model(self, a: int, b: int, n: int, width: int, params: dict[str, int] | None = None) -> MMResult:
+        """The model's answer for one request, for the HDL parameters
+        ``params`` (defaults and this entry's overrides where not given)."""
+        hdl = self.hdl_params(width, **(params or {}))
+        kwargs = dict(self.model_kwargs)
+        for hdl_name, kw in self.model_params.items():
+            kwargs[kw] = hdl[hdl_name]
+        return self.model(a, b, n, width, **kwargs)
 
 
 COMMON = ("common/mm_in_check.sv",)
@@ -140,10 +148,21 @@ register(
         r_log2=_r_walter,
         data_dependent=True,
         latency_bound=_scs_new_bound,
+        model_params={"SkipEnable": "skip"},
         description="SCS-MM-New: one-level configurable CSA, skip detector, CSA format conversion",
         widths=(8, 16, 64, 256, 1024),
     )
 )
+
+
+# --- issue 3 entries: SCS-MM-1 / SCS-MM-2 (owner: scs helper) ---
+# --- end SCS-MM-1 / SCS-MM-2 ---
+
+# --- issue 3 entries: FCS-MM-1 / FCS-MM-2 (owner: fcs helper) ---
+# --- end FCS-MM-1 / FCS-MM-2 ---
+
+# --- issue 3 entries: MSCS-MM / FCS-MMM42 (owner: mscs helper) ---
+# --- end MSCS-MM / FCS-MMM42 ---
 
 
 def get(name: str) -> Core:

@@ -42,9 +42,9 @@ async def _check(drv: CoreDriver, a: int, b: int, n: int, ready_after: int = 0):
 
 def _verify(resp, a: int, b: int, n: int):
     """Check one response against the model: result, range, exact latency."""
-    core, k, _ = config()
+    core, k, params = config()
     try:
-        want = core.run_model(a, b, n, k)
+        want = core.run_model(a, b, n, k, params)
     except InputError as exc:
         assert resp.err == 1, f"core accepted a request the model rejects ({exc}): a={a} b={b} n={n}"
         assert resp.s == 0, "a rejected request must answer s_o = 0"
@@ -153,12 +153,12 @@ async def test_backpressure(dut):
 async def test_reset_mid_operation(dut):
     """An asynchronous reset in the middle of an operation returns the core to
     idle with no response pending; the next request is computed correctly."""
-    core, k, _ = config()
+    core, k, _params = config()
     rng = _rng()
     drv = await _start(dut)
     n = _n_random(rng, k)
     a, b = rng.randrange(2 * n), rng.randrange(2 * n)
-    want = core.run_model(a, b, n, k)
+    want = core.run_model(a, b, n, k, _params)
     for frac in (0.1, 0.5, 0.9):
         await drv.request(a, b, n)
         await ClockCycles(dut.clk_i, max(1, int(want.cycles * frac) - 1))
