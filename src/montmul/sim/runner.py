@@ -45,7 +45,7 @@ def build(core: Core, sim: str, width: int, params: dict[str, int] | None = None
     build_args: list[str] = []
     if sim == "verilator":
         build_args = [
-            "-Wno-fatal", "-O3", "--x-assign", "fast", "--x-initial", "fast",
+            "-Wno-fatal", "-Werror-USERFATAL", "-O3", "--x-assign", "fast", "--x-initial", "fast",
         ]
         # cocotb runs `make -f Vtop.mk` itself; variable definitions in
         # MAKEFLAGS act as command-line overrides.  The PyPI wheel's
