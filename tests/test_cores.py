@@ -18,14 +18,17 @@ ALL = sorted(cores.CORES)
 @pytest.mark.parametrize("name", ALL)
 def test_entry_matches_rtl(name):
     core = cores.get(name)
-    assert core.top == f"mm_{core.name}", "registry name must be the module name without mm_"
+    if core.is_config:
+        assert core.name.startswith(core.top[3:] + "_"), "a configuration is named <module>_<suffix>"
+    else:
+        assert core.top == f"mm_{core.name}", "registry name must be the module name without mm_"
     for path in core.sources():
         text = path.read_text()
         mods = re.findall(r"^module\s+(\w+)", text, re.M)
         assert mods == [path.stem], f"{path}: one module per file, named after the file"
         assert path.stem.startswith("mm_")
     top = core.sources()[-1].read_text()
-    for p in core.params:
+    for p in list(core.params) + list(core.hdl_overrides):
         assert re.search(rf"parameter\s+\w+\s+{p}\b", top), f"{p} is not a parameter of {core.top}"
 
 

@@ -20,12 +20,21 @@
 // Latency (cycles after the accepting edge; the model montmul.models.radix2.
 // scs_new counts the same): (pre + 1) + (k + 6 - skips) + (conv + 1), where
 // pre and conv are the numbers of 2H_CSA steps until SC = 0.
+//
+// ConstTime = 1 makes the latency independent of the operands: no skips, and
+// both "until SC = 0" loops run exactly CtSteps = ceil((k+5)/2) 2H_CSA steps,
+// the worst case (each half-adder step moves the lowest set carry bit up by
+// at least one place, and SS + SC < 2^(k+5), so k+5 half-adder steps always
+// clear SC; extra steps on SC = 0 change nothing).  Latency 2*(CtSteps + 1)
+// + k + 6: see docs/security.md for what that costs.
 `include "mm_macros.svh"
 
 module mm_scs_new #(
   parameter int Width      = 32,  // modulus width k: 3 .. 8192
   parameter bit          CheckRange = 1,   // 1: reject operands >= 2N
-  parameter bit          SkipEnable = 1    // 1: skip superfluous iterations
+  parameter bit          SkipEnable = 1,   // 1: skip superfluous iterations
+  parameter bit          ConstTime  = 0    // 1: data-independent latency (no skips,
+                                           //    fixed-length precompute and conversion)
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -50,6 +59,7 @@ module mm_scs_new #(
   localparam int W      = Width + 5;
   localparam int LastIt = Width + 5;  // pos = i + 1 of the last iteration
   localparam int PosW   = $clog2(LastIt + 3);
+  localparam int CtSteps = (W + 1) / 2;        // worst-case 2H_CSA steps
 
   typedef enum logic [2:0] {
     StIdle,
@@ -84,6 +94,7 @@ module mm_scs_new #(
   logic [W-1:0]    row_s, row_c;
   logic            alpha;
   logic            sc_zero;       // Zero_D
+  logic            conv_done;
   logic            skip, q_next, a_next, last;
   logic            req_err;
   logic [Width:0]  n_plus1;
@@ -135,7 +146,7 @@ module mm_scs_new #(
     .a1_i    (a_q[0]),
     .a2_i    (a_q[1]),
     .last_i  (last),
-    .enable_i(1'(SkipEnable)),  // Icarus 11 sizes a bit parameter as 32 bits
+    .enable_i(1'(SkipEnable && !ConstTime)),  // Icarus 11 sizes a bit parameter as 32 bits
     .skip_o  (skip),
     .q_o     (q_next),
     .a_o     (a_next)
@@ -146,6 +157,9 @@ module mm_scs_new #(
   // the first conversion cycle follows the last iteration, where a skip
   // (SC = cout >> 1) happens only with cout_0 = SC[i+1]_0 = 0.
   assign sc_zero = ~|c_q;
+  // End of a precompute/conversion loop: SC = 0, or in constant-time mode
+  // after exactly CtSteps steps (pos_q counts them; SC is then zero too).
+  assign conv_done = ConstTime ? (pos_q == PosW'(CtSteps)) : sc_zero;
   assign alpha   = (state_q == StLoop);
   assign last    = (pos_q == PosW'(LastIt));
   assign n_plus1 = {1'b0, n_i} + 1'b1;
@@ -175,6 +189,7 @@ module mm_scs_new #(
           a_d     = a_i;
           qh_d    = 1'b0;
           ah_d    = 1'b0;
+          pos_d   = '0;
           err_d   = req_err;
           if (req_err) begin
             state_d = StDone;
@@ -184,7 +199,8 @@ module mm_scs_new #(
         end
       end
       StPre: begin
-        if (sc_zero) begin
+        pos_d = pos_q + 1'b1;
+        if (conv_done) begin
           dh_d    = ss_v;
           s_d     = '0;
           c_d     = '0;
@@ -211,14 +227,16 @@ module mm_scs_new #(
         if (last || (skip && pos_q == PosW'(LastIt - 1))) begin
           qh_d    = 1'b0;
           ah_d    = 1'b0;
+          pos_d   = '0;
           state_d = StConv;
         end
       end
       StConv: begin
-        s_d  = row_s;
-        c_d  = row_c;
-        sh_d = Sh2H;
-        if (sc_zero) begin
+        s_d   = row_s;
+        c_d   = row_c;
+        sh_d  = Sh2H;
+        pos_d = pos_q + 1'b1;
+        if (conv_done) begin
           state_d = StDone;
         end
       end

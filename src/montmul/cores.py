@@ -61,6 +61,12 @@ class Core:
         """Top-level RTL module: the last RTL file's name."""
         return Path(self.rtl[-1]).stem
 
+    @property
+    def is_config(self) -> bool:
+        """A configuration of another core's module (fixed HDL overrides),
+        named ``<module without mm_>_<suffix>``."""
+        return bool(self.hdl_overrides)
+
     def sources(self) -> list[Path]:
         return [RTL / f for f in self.rtl]
 
@@ -71,9 +77,9 @@ class Core:
     def hdl_params(self, width: int, **extra: int) -> dict[str, int]:
         """HDL parameters for one build, checked against their legal ranges."""
         values = {k: p.default for k, p in self.params.items()}
-        values.update(self.hdl_overrides)
         values["Width"] = width
         values.update(extra)
+        values.update(self.hdl_overrides)
         for k, v in values.items():
             if k in self.params:
                 self.params[k].check(k, v)
@@ -144,16 +150,38 @@ register(
             "Width": Param(32, 3, 8192, "modulus width k"),
             "CheckRange": Param(1, 0, 1, "reject operands >= 2N"),
             "SkipEnable": Param(1, 0, 1, "skip superfluous iterations"),
+            "ConstTime": Param(0, 0, 1, "data-independent latency"),
         },
         r_log2=_r_walter,
         data_dependent=True,
         latency_bound=_scs_new_bound,
-        model_params={"SkipEnable": "skip"},
+        model_params={"SkipEnable": "skip", "ConstTime": "const_time"},
         description="SCS-MM-New: one-level configurable CSA, skip detector, CSA format conversion",
         widths=(8, 16, 64, 256, 1024),
     )
 )
 
+
+register(
+    Core(
+        name="scs_new_ct",
+        family="radix2",
+        paper="000 Fig. 10/11, constant-time configuration (ours)",
+        rtl=COMMON + CSA_CELLS + ("radix2/mm_scs_new.sv",),
+        model=radix2.scs_new,
+        params={
+            "Width": Param(32, 3, 8192, "modulus width k"),
+            "CheckRange": Param(1, 0, 1, "reject operands >= 2N"),
+        },
+        hdl_overrides={"ConstTime": 1, "SkipEnable": 0},
+        r_log2=_r_walter,
+        data_dependent=False,
+        latency_bound=_scs_new_bound,
+        model_params={"ConstTime": "const_time", "SkipEnable": "skip"},
+        description="SCS-MM-New, constant time: no skips, worst-case-length precompute and conversion",
+        widths=(8, 16, 64, 256, 1024),
+    )
+)
 
 # --- issue 3 entries: SCS-MM-1 / SCS-MM-2 (owner: scs helper) ---
 # --- end SCS-MM-1 / SCS-MM-2 ---

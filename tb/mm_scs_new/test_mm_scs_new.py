@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 
 CORE = "scs_new"
+CONFIGS = ("scs_new", "scs_new_ct")  # the module and its constant-time configuration
 
 if os.environ.get("MONTMUL_IN_SIM"):
     # Inside the simulator: the cocotb tests.
@@ -14,6 +15,7 @@ else:
     import pytest
     from bench_util import grid, run_bench
 
+    @pytest.mark.parametrize("core", CONFIGS)
     @pytest.mark.parametrize("sim,width,params", grid(CORE))
-    def test_mm_scs_new(sim, width, params):
-        run_bench(CORE, sim, width, params, __file__)
+    def test_mm_scs_new(core, sim, width, params):
+        run_bench(core, sim, width, params, __file__)

@@ -32,9 +32,9 @@ from .basic import basic
 from .fcs import fcs1, fcs1_cs, fcs2, fcs2_cs
 from .mscs import mscs
 from .scs import scs1, scs2
-from .scs_new import scs_new, scs_new_printed, scs_new_width
+from .scs_new import scs_new, scs_new_ct_steps, scs_new_printed, scs_new_width
 
 __all__ = [
     "basic", "scs1", "scs2", "fcs1", "fcs1_cs", "fcs2", "fcs2_cs",
-    "mscs", "scs_new", "scs_new_printed", "scs_new_width", "until_zero",
+    "mscs", "scs_new", "scs_new_printed", "scs_new_ct_steps", "scs_new_width", "until_zero",
 ]

@@ -16,7 +16,14 @@ def scs_new_width(k: int) -> int:
     return k + 5
 
 
-def scs_new(a: int, b: int, n: int, k: int, *, skip: bool = True) -> MMResult:
+def scs_new_ct_steps(k: int) -> int:
+    """2H_CSA steps that always clear SC on a (k+5)-bit pair: each half-adder
+    step moves the lowest set carry bit up by at least one place, so k+5
+    half-adder steps, i.e. ceil((k+5)/2) 2H_CSA steps, suffice."""
+    return (scs_new_width(k) + 1) // 2
+
+
+def scs_new(a: int, b: int, n: int, k: int, *, skip: bool = True, const_time: bool = False) -> MMResult:
     """SCS-MM-New, corrected (docs/radix2.md lists every correction).
 
     Hardware phases (mm_scs_new):
@@ -31,12 +38,15 @@ def scs_new(a: int, b: int, n: int, k: int, *, skip: bool = True) -> MMResult:
       iteration (i = k+4).
     * convert: 2H_CSA until SC = 0, plus the detecting cycle.
 
-    With ``skip=False`` no iteration is skipped (used by the constant-time
-    configuration).
+    With ``skip=False`` no iteration is skipped.  With ``const_time=True``
+    (the constant-time configuration) nothing is skipped and both "until
+    SC = 0" loops run exactly :func:`scs_new_ct_steps` steps.
     """
     check_inputs(a, b, n, k)
     w = scs_new_width(k)
     nh, bh = n + 1, b << 3
+    if const_time:
+        skip = False
     dh, pre = until_zero(bh, nh, ha2, w)
     nh1, nh2 = bit(nh, 1), bit(nh, 2)
     xs = (0, nh, bh, dh)
@@ -68,6 +78,11 @@ def scs_new(a: int, b: int, n: int, k: int, *, skip: bool = True) -> MMResult:
             qh, ah = q1, a1
             i += 1
     s, conv = until_zero(ss, sc, ha2, w)
+    if const_time:
+        steps = scs_new_ct_steps(k)
+        if max(pre, conv) > steps:
+            raise AssertionError("constant-time step bound violated")
+        pre = conv = steps
     return MMResult(
         s,
         (pre + 1) + cycles + (conv + 1),
