@@ -16,13 +16,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
-import statistics
 import sys
-import time
 
 from . import cores
 from .models import InputError
+from .stats import cycle_stats
 
 SIMS = ("model", "icarus", "verilator")
 
@@ -85,9 +83,9 @@ def cmd_cores(args) -> int:
 
 # --------------------------------------------------------------------------
 def _simulate(core, width, vectors, sim, jobs=1):
-    from .sim.api import simulate  # needs cocotb: import only when simulating
+    from .stats import simulate
 
-    return simulate(core, width, vectors, sim=sim, jobs=jobs)
+    return simulate(core, width, vectors, sim, jobs)
 
 
 def cmd_mul(args) -> int:
@@ -136,67 +134,6 @@ def cmd_mul(args) -> int:
 
 
 # --------------------------------------------------------------------------
-def random_vectors(k: int, samples: int, seed: int) -> list[tuple[int, int, int]]:
-    """Random k-bit odd moduli (top bit set) with operands uniform in [0, N)."""
-    rng = random.Random(seed)
-    out = []
-    for _ in range(samples):
-        n = rng.randrange(1 << (k - 1), 1 << k) | 1
-        if n < 3:
-            n = 3
-        out.append((rng.randrange(n), rng.randrange(n), n))
-    return out
-
-
-def _stats(xs: list[int]) -> dict[str, float]:
-    return {
-        "avg": statistics.fmean(xs),
-        "min": min(xs),
-        "max": max(xs),
-        "std": statistics.pstdev(xs) if len(xs) > 1 else 0.0,
-    }
-
-
-def cycle_stats(core, k: int, samples: int, seed: int, sim: str, jobs: int) -> dict:
-    vectors = random_vectors(k, samples, seed)
-    t0 = time.monotonic()
-    models = [core.run_model(a, b, n, k) for a, b, n in vectors]
-    t_model = time.monotonic() - t0
-    model_cycles = [m.cycles for m in models]
-    out = {"core": core.name, "width": k, "samples": samples, "seed": seed, "sim": sim}
-    if sim == "model":
-        measured = model_cycles
-        t_sim = 0.0
-    else:
-        t0 = time.monotonic()
-        res = _simulate(core, k, vectors, sim, jobs)
-        t_sim = time.monotonic() - t0
-        bad = [
-            (v, r, m)
-            for v, r, m in zip(vectors, res, models)
-            if r.err or r.s != m.result or r.cycles != m.cycles
-        ]
-        if bad:
-            v, r, m = bad[0]
-            raise RuntimeError(
-                f"{len(bad)} of {samples} RTL results disagree with the model; first: "
-                f"a={v[0]:#x} b={v[1]:#x} n={v[2]:#x} rtl=({r.s:#x}, err {r.err}, {r.cycles} cycles) "
-                f"model=({m.result:#x}, {m.cycles} cycles)"
-            )
-        measured = [r.cycles for r in res]
-    out.update(_stats(measured))
-    ms = _stats(model_cycles)
-    out.update({"model_avg": ms["avg"], "model_min": ms["min"], "model_max": ms["max"]})
-    phases: dict[str, float] = {}
-    for m in models:
-        for key, v in m.breakdown.items():
-            phases[key] = phases.get(key, 0) + v
-    out["model_breakdown_avg"] = {key: v / samples for key, v in phases.items()}
-    out["seconds_sim"] = round(t_sim, 2)
-    out["seconds_model"] = round(t_model, 2)
-    return out
-
-
 def cmd_cycles(args) -> int:
     core, k = _core_and_width(args)
     if args.samples < 1:

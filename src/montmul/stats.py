@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Cycle statistics over random inputs, measured in RTL simulation (or from
+the models), shared by the CLI, the leak audit and the reports."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+
+def simulate(core, width, vectors, sim, jobs=1, params=None):
+    """RTL results for ``vectors`` (imports cocotb only when called)."""
+    from .sim.api import simulate as _sim
+
+    return _sim(core, width, vectors, sim=sim, jobs=jobs, params=params)
+
+
+def random_vectors(k: int, samples: int, seed: int) -> list[tuple[int, int, int]]:
+    """Random k-bit odd moduli (top bit set) with operands uniform in [0, N)."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(samples):
+        n = rng.randrange(1 << (k - 1), 1 << k) | 1
+        if n < 3:
+            n = 3
+        out.append((rng.randrange(n), rng.randrange(n), n))
+    return out
+
+
+def summary(xs: list[int]) -> dict[str, float]:
+    return {
+        "avg": statistics.fmean(xs),
+        "min": min(xs),
+        "max": max(xs),
+        "std": statistics.pstdev(xs) if len(xs) > 1 else 0.0,
+    }
+
+
+def measure(core, k: int, vectors, sim: str, jobs: int = 1, params=None):
+    """Latency of every (a, b, n) in ``vectors``: from RTL simulation (checked
+    result by result and cycle by cycle against the model; RuntimeError on any
+    difference) or, with ``sim="model"``, from the model.
+
+    Returns (cycles list, model results list, simulation seconds).
+    """
+    models = [core.run_model(a, b, n, k, params) for a, b, n in vectors]
+    if sim == "model":
+        return [m.cycles for m in models], models, 0.0
+    t0 = time.monotonic()
+    res = simulate(core, k, vectors, sim, jobs, params)
+    t_sim = time.monotonic() - t0
+    bad = [(v, r, m) for v, r, m in zip(vectors, res, models) if r.err or r.s != m.result or r.cycles != m.cycles]
+    if bad:
+        v, r, m = bad[0]
+        raise RuntimeError(
+            f"{len(bad)} of {len(vectors)} RTL results disagree with the model; first: "
+            f"a={v[0]:#x} b={v[1]:#x} n={v[2]:#x} rtl=({r.s:#x}, err {r.err}, {r.cycles} cycles) "
+            f"model=({m.result:#x}, {m.cycles} cycles)"
+        )
+    return [r.cycles for r in res], models, t_sim
+
+
+def cycle_stats(core, k: int, samples: int, seed: int, sim: str, jobs: int = 1, params=None) -> dict:
+    """Random-input cycle statistics, measured, with the model's beside them."""
+    vectors = random_vectors(k, samples, seed)
+    measured, models, t_sim = measure(core, k, vectors, sim, jobs, params)
+    out = {"core": core.name, "width": k, "samples": samples, "seed": seed, "sim": sim}
+    out.update(summary(measured))
+    ms = summary([m.cycles for m in models])
+    out.update({"model_avg": ms["avg"], "model_min": ms["min"], "model_max": ms["max"]})
+    phases: dict[str, float] = {}
+    for m in models:
+        for key, v in m.breakdown.items():
+            phases[key] = phases.get(key, 0) + v
+    out["model_breakdown_avg"] = {key: v / samples for key, v in phases.items()}
+    out["seconds_sim"] = round(t_sim, 2)
+    return out
