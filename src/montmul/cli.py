@@ -4,6 +4,7 @@
     montmul cores [--json]
     montmul mul --core NAME --width K --a A --b B --n N [--sim model|icarus|verilator] [--json]
     montmul cycles --core NAME --width K --samples S [--seed X] [--sim ...] [--jobs J] [--json]
+    montmul leak --core NAME --width K [--samples S] [--sim ...] [--json]
     montmul demo [--samples S] [--sim ...]
 
 Operands are decimal or 0x-hex.  ``--json`` prints one JSON object.
@@ -155,6 +156,19 @@ def cmd_cycles(args) -> int:
 
 
 # --------------------------------------------------------------------------
+def cmd_leak(args) -> int:
+    from .leak import audit, format_report
+
+    core, k = _core_and_width(args)
+    try:
+        rep = audit(core, k, args.samples, args.seed, args.sim, args.jobs)
+    except RuntimeError as exc:
+        return _fail(str(exc), 1)
+    print(json.dumps(rep.as_dict()) if args.json else format_report(rep))
+    return 0
+
+
+# --------------------------------------------------------------------------
 P001 = (1073741826, 1876543286, 2147483659, 1567508594)
 
 
@@ -224,6 +238,14 @@ def build_parser() -> argparse.ArgumentParser:
     cy.add_argument("--sim", choices=SIMS, default="verilator")
     cy.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel simulator processes")
     cy.set_defaults(func=cmd_cycles)
+
+    lk = sub.add_parser("leak", help="timing-leak audit: how the latency varies with the data")
+    core_args(lk)
+    lk.add_argument("--samples", type=int, default=200)
+    lk.add_argument("--seed", type=int, default=1)
+    lk.add_argument("--sim", choices=SIMS, default="verilator")
+    lk.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    lk.set_defaults(func=cmd_leak)
 
     d = sub.add_parser("demo", help="the main job (make demo)")
     d.add_argument("--width", type=int, default=1024)
