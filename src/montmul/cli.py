@@ -4,6 +4,7 @@
     montmul cores [--json]
     montmul mul --core NAME --width K --a A --b B --n N [--sim model|icarus|verilator] [--json]
     montmul cycles --core NAME --width K --samples S [--seed X] [--sim ...] [--jobs J] [--json]
+    montmul table3 [--samples S] [--widths 1024,2048] [--json]
     montmul leak --core NAME --width K [--samples S] [--sim ...] [--json]
     montmul demo [--samples S] [--sim ...]
 
@@ -168,6 +169,19 @@ def cmd_leak(args) -> int:
     return 0
 
 
+def cmd_table3(args) -> int:
+    from .report import table3
+
+    widths = tuple(int(w) for w in args.widths.split(","))
+    try:
+        data = table3.build(widths, args.samples, args.seed, args.sim, args.jobs,
+                            progress=None if args.json else (lambda m: print(f"  measuring {m} ...", file=sys.stderr)))
+    except RuntimeError as exc:
+        return _fail(str(exc), 1)
+    print(json.dumps(data) if args.json else table3.format_table(data))
+    return 0
+
+
 # --------------------------------------------------------------------------
 P001 = (1073741826, 1876543286, 2147483659, 1567508594)
 
@@ -246,6 +260,15 @@ def build_parser() -> argparse.ArgumentParser:
     lk.add_argument("--sim", choices=SIMS, default="verilator")
     lk.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     lk.set_defaults(func=cmd_leak)
+
+    t3 = sub.add_parser("table3", help="paper 000's Table III cycle columns rebuilt from RTL")
+    t3.add_argument("--samples", type=int, default=10000)
+    t3.add_argument("--widths", default="1024,2048")
+    t3.add_argument("--seed", type=int, default=1)
+    t3.add_argument("--sim", choices=SIMS, default="verilator")
+    t3.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    t3.add_argument("--json", action="store_true")
+    t3.set_defaults(func=cmd_table3)
 
     d = sub.add_parser("demo", help="the main job (make demo)")
     d.add_argument("--width", type=int, default=1024)
