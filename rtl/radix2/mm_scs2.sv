@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// mm_scs2: SCS-MM-2, the semi-carry-save radix-2 Montgomery multiplier of
+// paper 000 (Fig. 4): the SCS loop of Fig. 2 with Walter's k+2 iterations,
+// and a format conversion that reuses the loop's two-level CSA instead of a
+// carry-propagate adder.
+//
+//   loop     i = 0 .. k+1, one iteration per cycle through the two-level CSA
+//            (mm_scs_csa2):  q_i = (SS_0 + SC_0 + A_i*B_0) mod 2,
+//            (SS, SC) = (SS + SC + A_i*B + q_i*N) / 2        (steps 1-5)
+//   convert  step 6 as (SS, SC) = SS + SC until SC = 0: with A_i*B and q_i*N
+//            forced to zero the two CSA rows are two half-adder rows, two
+//            carry-save additions per cycle.  The multiplexers M1/M2 of
+//            Fig. 4 pick the halved row outputs in the loop and the unshifted
+//            ones in the conversion.  The zero detector looks at the SC
+//            register; the cycle in which it sees zero ends the operation.
+//
+// Result A*B*2^-(k+2) mod N in [0, 2N) for A, B in [0, 2N), odd N < 2^k.
+// Latency (cycles after the accepting edge; the model montmul.models.radix2.
+// scs2 counts the same): (k + 2) + (conv + 1), where conv is the number of
+// double half-adder steps until SC = 0 (at most ceil((k+1)/2)).
+`include "mm_macros.svh"
+
+module mm_scs2 #(
+  parameter int Width      = 32,  // modulus width k: 3 .. 8192
+  parameter bit CheckRange = 1    // 1: reject operands >= 2N
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  // request
+  input  logic             in_valid_i,
+  output logic             in_ready_o,
+  input  logic [Width:0]   a_i,         // A in [0, 2N)
+  input  logic [Width:0]   b_i,         // B in [0, 2N)
+  input  logic [Width-1:0] n_i,         // odd N, 3 <= N < 2^Width
+  // response
+  output logic             out_valid_o,
+  input  logic             out_ready_i,
+  output logic [Width:0]   s_o,         // A*B*2^-(Width+2) mod N, in [0, 2N)
+  output logic             err_o        // request rejected; s_o is 0
+);
+
+  if (Width < 3 || Width > 8192) begin : gen_bad_width
+    `MM_FATAL("mm_scs2: Width must be in [3, 8192]")
+  end
+
+  // SS + SC < 3N < 2^(k+2) after every iteration (B < 2N), so SS and SC fit
+  // in k+2 bits; the conversion keeps the value SS + SC < 2N.
+  localparam int W     = Width + 2;
+  localparam int Iters = Width + 2;
+  localparam int CntW  = $clog2(Iters + 1);
+
+  typedef enum logic [1:0] {
+    StIdle,
+    StLoop,
+    StConv,
+    StDone
+  } state_e;
+
+  state_e           state_q, state_d;
+  logic [W-1:0]     ss_q, ss_d;    // SS; after the conversion S
+  logic [W-1:0]     sc_q, sc_d;    // SC
+  logic [Width:0]   a_q, a_d;      // A >> i; bit k+1 of A is 0 (A < 2N)
+  logic [Width:0]   b_q, b_d;
+  logic [Width-1:0] n_q, n_d;
+  logic [CntW-1:0]  cnt_q, cnt_d;  // iteration i
+  logic             err_q, err_d;
+  logic             req_err;
+
+  logic [W:0]       row_s, row_c;  // two-level CSA outputs
+  logic             loop;
+  logic             sc_zero;       // zero detector on the SC register
+  logic             unused_row;
+
+  mm_in_check #(
+    .Width     (Width),
+    .OpWidth   (Width + 1),
+    .InBound   (2),
+    .CheckRange(CheckRange)
+  ) u_in_check (
+    .a_i  (a_i),
+    .b_i  (b_i),
+    .n_i  (n_i),
+    .err_o(req_err)
+  );
+
+  assign loop    = (state_q == StLoop);
+  assign sc_zero = ~|sc_q;
+
+  mm_scs_csa2 #(.Width(Width)) u_csa2 (
+    .loop_i(loop),
+    .a_i   (a_q[0]),
+    .ss_i  (ss_q),
+    .sc_i  (sc_q),
+    .b_i   (b_q),
+    .n_i   (n_q),
+    .s_o   (row_s),
+    .c_o   (row_c)
+  );
+
+  always_comb begin
+    state_d = state_q;
+    ss_d    = ss_q;
+    sc_d    = sc_q;
+    a_d     = a_q;
+    b_d     = b_q;
+    n_d     = n_q;
+    cnt_d   = cnt_q;
+    err_d   = err_q;
+    unique case (state_q)
+      StIdle: begin
+        if (in_valid_i) begin
+          ss_d  = '0;
+          sc_d  = '0;
+          a_d   = a_i;
+          b_d   = b_i;
+          n_d   = n_i;
+          cnt_d = '0;
+          err_d = req_err;
+          if (req_err) begin
+            state_d = StDone;
+          end else begin
+            state_d = StLoop;
+          end
+        end
+      end
+      StLoop: begin
+        // M1/M2, halved: row_s is even (q_i was chosen so), and row_c bit
+        // k+2 is zero because row_s + 2*row_c < 6N < 2^(k+3).
+        ss_d  = row_s[W:1];
+        sc_d  = row_c[W-1:0];
+        a_d   = a_q >> 1;
+        cnt_d = cnt_q + 1'b1;
+        if (cnt_q == CntW'(Iters - 1)) begin
+          state_d = StConv;
+        end
+      end
+      StConv: begin
+        // M1/M2, unshifted: row_s + 2*row_c = SS + SC < 2N < 2^(k+1), so
+        // row_s fits in k+2 bits and 2*row_c keeps its bit k+1 zero.
+        if (sc_zero) begin
+          state_d = StDone;
+        end else begin
+          ss_d = row_s[W-1:0];
+          sc_d = {row_c[W-2:0], 1'b0};
+        end
+      end
+      StDone: begin
+        if (out_ready_i) begin
+          state_d = StIdle;
+        end
+      end
+      default: state_d = StIdle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q <= StIdle;
+      ss_q    <= '0;
+      sc_q    <= '0;
+      a_q     <= '0;
+      b_q     <= '0;
+      n_q     <= '0;
+      cnt_q   <= '0;
+      err_q   <= 1'b0;
+    end else begin
+      state_q <= state_d;
+      ss_q    <= ss_d;
+      sc_q    <= sc_d;
+      a_q     <= a_d;
+      b_q     <= b_d;
+      n_q     <= n_d;
+      cnt_q   <= cnt_d;
+      err_q   <= err_d;
+    end
+  end
+
+  assign in_ready_o  = (state_q == StIdle);
+  assign out_valid_o = (state_q == StDone);
+  assign s_o         = err_q ? '0 : ss_q[Width:0];
+  assign err_o       = err_q;
+
+  // row_c[k+2] is zero in both modes (see StLoop and StConv).
+  assign unused_row = row_c[W];
+
+endmodule

@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Bench of mm_scs1: the shared core suite (montmul.sim.suite) at every test
+width on Icarus and Verilator, each result and latency against the model;
+the CPA_FC at its default 32-bit word, at the paper's other width (64) and at
+a 7-bit word, narrower than any test width, so that every width ends in a
+partial word."""
+from __future__ import annotations
+
+import os
+
+CORE = "scs1"
+
+if os.environ.get("MONTMUL_IN_SIM"):
+    # Inside the simulator: the cocotb tests.
+    from montmul.sim.suite import *  # noqa: F401,F403
+else:
+    import pytest
+    from bench_util import grid, run_bench
+
+    @pytest.mark.parametrize("sim,width,params", grid(CORE, ({}, {"CpaWidth": 64}, {"CpaWidth": 7})))
+    def test_mm_scs1(sim, width, params):
+        run_bench(CORE, sim, width, params, __file__)
