@@ -44,7 +44,7 @@ def test_model_meets_registry_claims(name):
             m = core.run_model(a, b, n, k)
             assert m.result % n == a * b * pow(2, -core.r_log2(k), n) % n
             assert 0 <= m.result < core.out_bound * n
-            assert m.cycles <= core.latency_bound(k)
+            assert m.cycles <= core.bound(k)
 
 
 @pytest.mark.parametrize("name", ALL)

@@ -60,7 +60,7 @@ def test_fcs_mmm42_binary(k, residue):
         br = m.breakdown
         assert br["loop"] == k + 2 - br["skips"] and br["precompute"] == 1
         assert m.cycles == 1 + br["loop"] + br["convert"]
-        assert m.cycles <= cores.get("fcs_mmm42").latency_bound(k)
+        assert m.cycles <= cores.get("fcs_mmm42").bound(k)
         m0 = radix2.fcs_mmm42(a, b, n, k, skip=False)
         assert m0.result == m.result and m0.breakdown["loop"] == k + 2
 
@@ -107,7 +107,7 @@ def test_mscs_cycles(k):
     the worst-case carry chains of the paper (SS = 11..1, SC = 1) cost one
     step per bit."""
     rng = random.Random(f"mscs-{k}")
-    bound = cores.get("mscs").latency_bound(k)
+    bound = cores.get("mscs").bound(k)
     for _ in range(200):
         n = rand_modulus(rng, k, rng.choice((1, 3)))
         a, b = rng.randrange(2 * n), rng.randrange(2 * n)

@@ -45,6 +45,22 @@ def _core_and_width(args) -> tuple[cores.Core, int]:
     return core, args.width
 
 
+def _params(args) -> dict[str, int]:
+    """HDL parameters from repeated ``--param P=V`` (checked by the registry)."""
+    out: dict[str, int] = {}
+    for item in getattr(args, "param", None) or []:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"--param takes NAME=VALUE, got {item!r}")
+        out[name] = _int(value)
+    core = cores.get(args.core)
+    unknown = set(out) - set(core.params)
+    if unknown:
+        raise ValueError(f"core {core.name} has no parameter {', '.join(sorted(unknown))}")
+    core.hdl_params(args.width, **out)  # range check
+    return out
+
+
 # --------------------------------------------------------------------------
 def cmd_cores(args) -> int:
     rows = []
@@ -60,7 +76,7 @@ def cmd_cores(args) -> int:
                 "r_log2": f"k+{c.r_log2(0)}",
                 "input_range": f"[0, {c.in_bound}N)",
                 "output_range": f"[0, {c.out_bound}N)",
-                "latency_bound_1024": c.latency_bound(1024) if c.latency_bound else None,
+                "latency_bound_1024": c.bound(1024),
                 "data_dependent": c.data_dependent,
                 "params": {k: [p.default, p.lo, p.hi] for k, p in c.params.items()},
                 "description": c.description,
@@ -84,26 +100,27 @@ def cmd_cores(args) -> int:
 
 
 # --------------------------------------------------------------------------
-def _simulate(core, width, vectors, sim, jobs=1):
+def _simulate(core, width, vectors, sim, jobs=1, params=None):
     from .stats import simulate
 
-    return simulate(core, width, vectors, sim, jobs)
+    return simulate(core, width, vectors, sim, jobs, params)
 
 
 def cmd_mul(args) -> int:
     core, k = _core_and_width(args)
     a, b, n = args.a, args.b, args.n
+    params = _params(args)
     try:
-        want = core.run_model(a, b, n, k)
+        want = core.run_model(a, b, n, k, params)
     except InputError as exc:
         if args.sim != "model":
-            (r,) = _simulate(core, k, [(a, b, n)], args.sim)
+            (r,) = _simulate(core, k, [(a, b, n)], args.sim, params=params)
             if not r.err:
                 return _fail(f"the RTL accepted a request the model rejects: {exc}", 1)
         return _fail(f"rejected input: {exc}")
     result, cycles = want.result, want.cycles
     if args.sim != "model":
-        (r,) = _simulate(core, k, [(a, b, n)], args.sim)
+        (r,) = _simulate(core, k, [(a, b, n)], args.sim, params=params)
         if r.err or r.s != want.result or r.cycles != want.cycles:
             return _fail(
                 f"RTL ({args.sim}) disagrees with the model: rtl s={r.s:#x} err={r.err} "
@@ -141,7 +158,7 @@ def cmd_cycles(args) -> int:
     if args.samples < 1:
         return _fail("--samples must be at least 1")
     try:
-        out = cycle_stats(core, k, args.samples, args.seed, args.sim, args.jobs)
+        out = cycle_stats(core, k, args.samples, args.seed, args.sim, args.jobs, _params(args))
     except RuntimeError as exc:
         return _fail(str(exc), 1)
     if args.json:
@@ -162,7 +179,7 @@ def cmd_leak(args) -> int:
 
     core, k = _core_and_width(args)
     try:
-        rep = audit(core, k, args.samples, args.seed, args.sim, args.jobs)
+        rep = audit(core, k, args.samples, args.seed, args.sim, args.jobs, params=_params(args))
     except RuntimeError as exc:
         return _fail(str(exc), 1)
     print(json.dumps(rep.as_dict()) if args.json else format_report(rep))
@@ -234,6 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     def core_args(sp):
         sp.add_argument("--core", required=True, help="core name (see `montmul cores`)")
+        sp.add_argument("--param", action="append", metavar="P=V", help="HDL parameter (repeatable)")
         sp.add_argument("--width", type=int, required=True, help="modulus width k in bits")
         sp.add_argument("--json", action="store_true", help="print one JSON object")
 

@@ -8,6 +8,7 @@ its model and one entry here.
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -47,7 +48,9 @@ class Core:
     in_bound: int = 2  #: operands accepted in [0, in_bound*N)
     out_bound: int = 2  #: results in [0, out_bound*N)
     data_dependent: bool = False  #: latency depends on the operand values
-    latency_bound: Callable[[int], int] | None = None  #: worst-case cycles for width k
+    #: worst-case cycles: f(k) or f(k, hdl_params) for bounds that depend on
+    #: parameters; call :meth:`bound`
+    latency_bound: Callable[..., int] | None = None
     description: str = ""
     hdl_overrides: dict[str, int] = field(default_factory=dict)  #: fixed HDL params
     model_kwargs: dict[str, object] = field(default_factory=dict)  #: fixed model kwargs
@@ -84,6 +87,14 @@ class Core:
             if k in self.params:
                 self.params[k].check(k, v)
         return values
+
+    def bound(self, width: int, params: dict[str, int] | None = None) -> int | None:
+        """Worst-case latency at ``width`` for the HDL parameters ``params``."""
+        if self.latency_bound is None:
+            return None
+        if len(inspect.signature(self.latency_bound).parameters) >= 2:
+            return self.latency_bound(width, self.hdl_params(width, **(params or {})))
+        return self.latency_bound(width)
 
     def run_model(self, a: int, b: int, n: int, width: int, params: dict[str, int] | None = None) -> MMResult:
         """The model's answer for one request, for the HDL parameters
@@ -184,12 +195,194 @@ register(
 )
 
 # --- issue 3 entries: SCS-MM-1 / SCS-MM-2 (owner: scs helper) ---
+SCS_LOOP = ("common/mm_csa_row.sv", "radix2/mm_scs_csa2.sv")
+
+
+def _scs1_bound(k: int, params: dict[str, int]) -> int:
+    # k+2 iterations, then one CPA_FC word per cycle: ceil((k+1)/w) words.
+    return k + 2 + -(-(k + 1) // params["CpaWidth"])
+
+
+def _scs2_bound(k: int) -> int:
+    # k+2 iterations, then double half-adder steps until SC = 0 plus the
+    # detecting cycle.  SS + SC < 2^(k+1) holds throughout, so SC < 2^(k+1),
+    # and after m half-adder steps the low m bits of SC are zero: at most
+    # k+1 half-adder steps, ceil((k+1)/2) cycles, + 1 detecting cycle.
+    return k + 2 + -(-(k + 1) // 2) + 1
+
+
+register(
+    Core(
+        name="scs1",
+        family="radix2",
+        paper="000 Fig. 2/3, 001 Algorithm 1",
+        rtl=COMMON + SCS_LOOP + ("radix2/mm_cpa_fc.sv", "radix2/mm_scs1.sv"),
+        model=radix2.scs1,
+        params={
+            "Width": Param(32, 3, 8192, "modulus width k"),
+            "CheckRange": Param(1, 0, 1, "reject operands >= 2N"),
+            "CpaWidth": Param(32, 4, 256, "CPA_FC word width w"),
+        },
+        r_log2=_r_walter,
+        latency_bound=_scs1_bound,
+        model_params={"CpaWidth": "cpa_width"},
+        description="SCS-MM-1: two-level CSA loop, word-serial CPA format converter (CPA_FC)",
+        widths=(8, 16, 64, 256, 1024),
+    )
+)
+
+register(
+    Core(
+        name="scs2",
+        family="radix2",
+        paper="000 Fig. 4",
+        rtl=COMMON + SCS_LOOP + ("radix2/mm_scs2.sv",),
+        model=radix2.scs2,
+        params={
+            "Width": Param(32, 3, 8192, "modulus width k"),
+            "CheckRange": Param(1, 0, 1, "reject operands >= 2N"),
+        },
+        r_log2=_r_walter,
+        data_dependent=True,
+        latency_bound=_scs2_bound,
+        description="SCS-MM-2: two-level CSA loop, reused for the conversion until SC = 0",
+        widths=(8, 16, 64, 256, 1024),
+    )
+)
 # --- end SCS-MM-1 / SCS-MM-2 ---
 
 # --- issue 3 entries: FCS-MM-1 / FCS-MM-2 (owner: fcs helper) ---
+# The carry-save cores mm_fcs1 / mm_fcs2 (carry-save operand and result
+# ports) are not on the common interface and are not registered; their own
+# benches (tb/mm_fcs1, tb/mm_fcs2) build them from these file lists.  The
+# registered cores are the binary wrappers: (A, 0), (B, 0) in, and the
+# carry-save result converted by a word-serial CPA (mm_cs2bin with SCS-MM-1's
+# mm_cpa_fc).
+FCS1_CS_RTL = COMMON + ("common/mm_csa_row.sv", "common/mm_brfa.sv", "radix2/mm_fcs1.sv")
+FCS2_CS_RTL = COMMON + (
+    "common/mm_csa_row.sv", "common/mm_sm3.sv", "common/mm_brfa.sv", "radix2/mm_fcs2.sv",
+)
+FCS_CS2BIN = ("radix2/mm_cpa_fc.sv", "common/mm_cs2bin.sv")
+FCS_CPA = Param(32, 4, 256, "word width w of the binary converter's CPA")
+
+
+def _fcs_words_bound(k: int) -> int:
+    # ceil((k+1)/w) converter words, over the whole legal CpaWidth range: at
+    # the narrowest word, w = 4 (ceil((k+1)/32) at the default w = 32).
+    return -(-(k + 1) // FCS_CPA.lo)
+
+
+def _fcs1_bin_bound(k: int) -> int:
+    # Constant latency: k+2 iterations (A_0 is ready at the accepting edge),
+    # then one converter word per cycle.
+    return (k + 2) + _fcs_words_bound(k)
+
+
+def _fcs2_bin_bound(k: int) -> int:
+    # Constant latency: 1 precompute cycle (D = B + N), k+2 iterations, then
+    # one converter word per cycle.
+    return 1 + (k + 2) + _fcs_words_bound(k)
+
+
+register(
+    Core(
+        name="fcs1_bin",
+        family="radix2",
+        paper="000 Sec. II-C Fig. 5/6, 001 Algorithm 2; binary wrapper ours",
+        rtl=FCS1_CS_RTL + FCS_CS2BIN + ("radix2/mm_fcs1_bin.sv",),
+        model=radix2.fcs1_bin,
+        params={
+            "Width": Param(32, 3, 8192, "modulus width k"),
+            "CheckRange": Param(1, 0, 1, "reject operands >= 2N"),
+            "CpaWidth": FCS_CPA,
+        },
+        r_log2=_r_walter,
+        latency_bound=_fcs1_bin_bound,
+        model_params={"CpaWidth": "cpa_width"},
+        description="FCS-MM-1 (five-to-two CSA, BRFA, carry-save in/out) with a word-serial CPA to binary",
+        widths=(8, 16, 64, 256, 1024),
+    )
+)
+
+register(
+    Core(
+        name="fcs2_bin",
+        family="radix2",
+        paper="000 Sec. II-C (McIvor et al.'s FCS-MM-2); binary wrapper ours",
+        rtl=FCS2_CS_RTL + FCS_CS2BIN + ("radix2/mm_fcs2_bin.sv",),
+        model=radix2.fcs2_bin,
+        params={
+            "Width": Param(32, 3, 8192, "modulus width k"),
+            "CheckRange": Param(1, 0, 1, "reject operands >= 2N"),
+            "CpaWidth": FCS_CPA,
+        },
+        r_log2=_r_walter,
+        latency_bound=_fcs2_bin_bound,
+        model_params={"CpaWidth": "cpa_width"},
+        description="FCS-MM-2 (D = B + N in carry-save, four-to-two CSA) with a word-serial CPA to binary",
+        widths=(8, 16, 64, 256, 1024),
+    )
+)
 # --- end FCS-MM-1 / FCS-MM-2 ---
 
 # --- issue 3 entries: MSCS-MM / FCS-MMM42 (owner: mscs helper) ---
+MSCS_CELLS = ("common/mm_csa_row.sv", "common/mm_sm3.sv")
+
+
+def _mscs_bound(k: int) -> int:
+    # Each half-adder step's carry word is (SS & SC) << 1, so after t steps
+    # the low t bits of SC are zero, and SC <= SS + SC.  Precompute: SS + SC
+    # = D < 3N < 2^(k+2), so SC is nonzero only for t <= k+1: at most k+2
+    # steps, +1 detecting cycle.  Loop: k+2 cycles.  Conversion: S < 2N <
+    # 2^(k+1): at most k+1 steps, +1 detecting cycle.
+    return (k + 3) + (k + 2) + (k + 2)
+
+
+def _fcs_mmm42_bound(k: int) -> int:
+    # 1 precompute cycle; at most k+2 loop cycles (no skip).  Conversion:
+    # two half-adder steps per cycle, so after t cycles the low 2t bits of
+    # SC are zero; S < 2N < 2^(k+1) leaves SC nonzero only for 2t <= k: at
+    # most k//2 + 1 cycles of steps, +1 detecting cycle.
+    return 1 + (k + 2) + (k // 2 + 1) + 1
+
+
+register(
+    Core(
+        name="mscs",
+        family="radix2",
+        paper="000 Fig. 7 (Sec. III-A), 001 Algorithm 3",
+        rtl=COMMON + MSCS_CELLS + ("radix2/mm_mscs.sv",),
+        model=radix2.mscs,
+        params={
+            "Width": Param(32, 3, 8192, "modulus width k"),
+            "CheckRange": Param(1, 0, 1, "reject operands >= 2N"),
+        },
+        r_log2=_r_walter,
+        data_dependent=True,
+        latency_bound=_mscs_bound,
+        description="MSCS-MM: one-level CSA for D = B + N, the k+2 iterations and the conversion",
+        widths=(8, 16, 64, 256, 1024),
+    )
+)
+
+register(
+    Core(
+        name="fcs_mmm42",
+        family="radix2",
+        paper="000 [10] (Kuang et al.), reconstructed: docs/radix2.md",
+        rtl=COMMON + MSCS_CELLS + ("radix2/mm_fcs_mmm42.sv",),
+        model=radix2.fcs_mmm42,
+        params={
+            "Width": Param(32, 3, 8192, "modulus width k"),
+            "CheckRange": Param(1, 0, 1, "reject operands >= 2N"),
+        },
+        r_log2=_r_walter,
+        data_dependent=True,
+        latency_bound=_fcs_mmm42_bound,
+        description="FCS-MMM42 (reconstructed): 4:2 CSA, skipped iterations, binary interface with CSA conversion",
+        widths=(8, 16, 64, 256, 1024),
+    )
+)
 # --- end MSCS-MM / FCS-MMM42 ---
 
 

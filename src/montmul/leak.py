@@ -68,7 +68,7 @@ def _positions(bits: int) -> list[int]:
 
 
 def audit(core, k: int, samples: int = 200, seed: int = 1, sim: str = "verilator",
-          jobs: int = 1, bases: int = 12) -> LeakReport:
+          jobs: int = 1, bases: int = 12, params: dict[str, int] | None = None) -> LeakReport:
     rand = random_vectors(k, samples, seed)
     chosen = chosen_cases(k)
     # Bit-flip pairs: a random base, and the base with one bit flipped.
@@ -87,7 +87,7 @@ def audit(core, k: int, samples: int = 200, seed: int = 1, sim: str = "verilator
                 continue
             flips.append(("N", p, a, b, m))
     vectors = rand + [(a, b, n) for _, a, b, n in chosen] + base_vecs + [(a, b, n) for _, _, a, b, n in flips]
-    cycles, _, _ = measure(core, k, vectors, sim, jobs)
+    cycles, _, _ = measure(core, k, vectors, sim, jobs, params)
     i = 0
     rc = cycles[i:i + len(rand)]
     i += len(rand)

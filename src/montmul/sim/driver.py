@@ -65,8 +65,8 @@ class CoreDriver:
 
     def timeout_ns(self) -> int:
         """No response within twice the latency bound (plus slack) is a hang."""
-        core, width, _ = config()
-        bound = core.latency_bound(width) if core.latency_bound else 64 * width
+        core, width, params = config()
+        bound = core.bound(width, params) or 64 * width
         return (2 * bound + 100) * PERIOD_NS
 
     def now_cycles(self) -> float:

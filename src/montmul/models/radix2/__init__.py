@@ -30,11 +30,14 @@ package re-exports them.
 from ._util import until_zero
 from .basic import basic
 from .fcs import fcs1, fcs1_cs, fcs2, fcs2_cs
+from .fcs import fcs1_bin, fcs2_bin
+from .fcs_mmm42 import fcs_mmm42, fcs_mmm42_cs, fcs_mmm42_width
 from .mscs import mscs
 from .scs import scs1, scs2
 from .scs_new import scs_new, scs_new_ct_steps, scs_new_printed, scs_new_width
 
 __all__ = [
-    "basic", "scs1", "scs2", "fcs1", "fcs1_cs", "fcs2", "fcs2_cs",
+    "basic", "scs1", "scs2", "fcs1", "fcs1_cs", "fcs2", "fcs2_cs", "fcs1_bin", "fcs2_bin",
+    "fcs_mmm42", "fcs_mmm42_cs", "fcs_mmm42_width",
     "mscs", "scs_new", "scs_new_printed", "scs_new_ct_steps", "scs_new_width", "until_zero",
 ]
