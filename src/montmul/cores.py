@@ -266,22 +266,21 @@ FCS_CS2BIN = ("radix2/mm_cpa_fc.sv", "common/mm_cs2bin.sv")
 FCS_CPA = Param(32, 4, 256, "word width w of the binary converter's CPA")
 
 
-def _fcs_words_bound(k: int) -> int:
-    # ceil((k+1)/w) converter words, over the whole legal CpaWidth range: at
-    # the narrowest word, w = 4 (ceil((k+1)/32) at the default w = 32).
-    return -(-(k + 1) // FCS_CPA.lo)
+def _fcs_words(k: int, params: dict[str, int]) -> int:
+    # The converter adds one w-bit word per cycle over the k+1 result bits.
+    return -(-(k + 1) // params["CpaWidth"])
 
 
-def _fcs1_bin_bound(k: int) -> int:
-    # Constant latency: k+2 iterations (A_0 is ready at the accepting edge),
-    # then one converter word per cycle.
-    return (k + 2) + _fcs_words_bound(k)
+def _fcs1_bin_bound(k: int, params: dict[str, int]) -> int:
+    # Constant latency (the bound is exact): k+2 iterations (A_0 is ready at
+    # the accepting edge), then ceil((k+1)/w) converter words.
+    return (k + 2) + _fcs_words(k, params)
 
 
-def _fcs2_bin_bound(k: int) -> int:
-    # Constant latency: 1 precompute cycle (D = B + N), k+2 iterations, then
-    # one converter word per cycle.
-    return 1 + (k + 2) + _fcs_words_bound(k)
+def _fcs2_bin_bound(k: int, params: dict[str, int]) -> int:
+    # Constant latency (exact): 1 precompute cycle (D = B + N), k+2
+    # iterations, then ceil((k+1)/w) converter words.
+    return 1 + (k + 2) + _fcs_words(k, params)
 
 
 register(

@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Bench of mm_fcs2_bin (FCS-MM-2 behind the common binary interface): the shared
+core suite (montmul.sim.suite) at every test width on Icarus and Verilator,
+each result and latency against the model."""
+from __future__ import annotations
+
+import os
+
+CORE = "fcs2_bin"
+
+if os.environ.get("MONTMUL_IN_SIM"):
+    # Inside the simulator: the cocotb tests.
+    from montmul.sim.suite import *  # noqa: F401,F403
+else:
+    import pytest
+    from bench_util import grid, run_bench
+
+    @pytest.mark.parametrize("sim,width,params", grid(CORE))
+    def test_mm_fcs2_bin(sim, width, params):
+        run_bench(CORE, sim, width, params, __file__)
