@@ -216,7 +216,7 @@ register(
         name="scs1",
         family="radix2",
         paper="000 Fig. 2/3, 001 Algorithm 1",
-        rtl=COMMON + SCS_LOOP + ("radix2/mm_cpa_fc.sv", "radix2/mm_scs1.sv"),
+        rtl=COMMON + SCS_LOOP + ("common/mm_cpa_fc.sv", "radix2/mm_scs1.sv"),
         model=radix2.scs1,
         params={
             "Width": Param(32, 3, 8192, "modulus width k"),
@@ -262,7 +262,7 @@ FCS1_CS_RTL = COMMON + ("common/mm_csa_row.sv", "common/mm_brfa.sv", "radix2/mm_
 FCS2_CS_RTL = COMMON + (
     "common/mm_csa_row.sv", "common/mm_sm3.sv", "common/mm_brfa.sv", "radix2/mm_fcs2.sv",
 )
-FCS_CS2BIN = ("radix2/mm_cpa_fc.sv", "common/mm_cs2bin.sv")
+FCS_CS2BIN = ("common/mm_cpa_fc.sv", "common/mm_cs2bin.sv")
 FCS_CPA = Param(32, 4, 256, "word width w of the binary converter's CPA")
 
 

@@ -125,6 +125,11 @@ class CoreDriver:
         cycles = round(t_valid - t_accept)
         return Response(s, err, cycles)
 
+    async def wait_valid(self) -> float:
+        """Wait for out_valid_o to rise; returns that edge's time in cycles."""
+        await with_timeout(RisingEdge(self.dut.out_valid_o), self.timeout_ns(), "ns")
+        return self.now_cycles()
+
     async def mul(self, a: int, b: int, n: int, ready_after: int = 0) -> Response:
         t = await self.request(a, b, n)
         return await self.response(t, ready_after)

@@ -147,6 +147,14 @@ async def test_backpressure(dut):
     for i in range(6):
         n = _n_random(rng, k)
         await _check(drv, rng.randrange(2 * n), rng.randrange(2 * n), n, ready_after=1 + 3 * i)
+    # While a response waits, the core takes no new request.
+    t = await drv.request(1, 1, n)
+    t_valid = await drv.wait_valid()
+    for _ in range(4):
+        await FallingEdge(dut.clk_i)
+        await ReadOnly()
+        assert int(dut.in_ready_o.value) == 0, "in_ready_o high while a response is held"
+    _verify(await drv.response(t, t_valid=t_valid), 1, 1, n)
 
 
 @cocotb.test()
