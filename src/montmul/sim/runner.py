@@ -7,6 +7,8 @@ pytest workers never share one and repeated runs reuse the build.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import sys
@@ -39,8 +41,6 @@ def _prepare(core: Core, sim: str, width: int, params: dict[str, int] | None):
 
 def build(core: Core, sim: str, width: int, params: dict[str, int] | None = None, waves: bool = False) -> Path:
     """Build ``core`` at ``width`` for ``sim`` (reused when up to date)."""
-    from cocotb_tools.runner import get_runner  # imported late: heavy
-
     hdl, bdir = _prepare(core, sim, width, params)
     build_args: list[str] = []
     if sim == "verilator":
@@ -52,6 +52,29 @@ def build(core: Core, sim: str, width: int, params: dict[str, int] | None = None
         # verilated.mk leaves the precompiled-header include flag empty, which
         # breaks every model split over several C++ files (wide cores).
         os.environ["MAKEFLAGS"] = "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O2"
+    bdir.mkdir(parents=True, exist_ok=True)
+    # Parallel pytest workers and CLI runs may ask for the same build: one
+    # builds, the others wait and then find it up to date.
+    with _locked(bdir, fcntl.LOCK_EX):
+        _build(core, sim, hdl, bdir, build_args, waves)
+    return bdir
+
+
+@contextlib.contextmanager
+def _locked(bdir: Path, mode: int):
+    """Hold the build directory's lock: exclusive to build, shared to run a
+    simulation, so no build replaces a simulator a test is running."""
+    with open(bdir / ".lock", "a") as lock:
+        fcntl.flock(lock, mode)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _build(core: Core, sim: str, hdl: dict[str, int], bdir: Path, build_args: list[str], waves: bool) -> None:
+    from cocotb_tools.runner import get_runner
+
     get_runner(sim).build(
         sources=[str(p) for p in core.sources()],
         hdl_toplevel=core.top,
@@ -63,7 +86,6 @@ def build(core: Core, sim: str, width: int, params: dict[str, int] | None = None
         waves=waves,
         log_file=str(bdir / "build.log"),
     )
-    return bdir
 
 
 def run(
@@ -84,7 +106,6 @@ def run(
     Returns the results.xml path.  Raises if any cocotb test failed.
     """
     from cocotb_tools.check_results import get_results
-    from cocotb_tools.runner import get_runner
 
     hdl, bdir = _prepare(core, sim, width, params)
     if build_first:
@@ -103,7 +124,18 @@ def run(
     env.update(extra_env or {})
     name = test_module.rsplit(".", 1)[-1] + (f"_{tag}" if tag else "")
     log = bdir / f"{name}.log"
-    results = get_runner(sim).test(
+    with _locked(bdir, fcntl.LOCK_SH):
+        results = _test(sim, core, testcase, bdir, test_dir, env, waves, name, log, test_module)
+    _, failed = get_results(Path(results))
+    if failed:
+        raise AssertionError(f"{failed} cocotb test(s) failed; see {log}")
+    return Path(results)
+
+
+def _test(sim, core, testcase, bdir, test_dir, env, waves, name, log, test_module):
+    from cocotb_tools.runner import get_runner
+
+    return get_runner(sim).test(
         test_module=test_module,
         hdl_toplevel=core.top,
         hdl_toplevel_lang="verilog",
@@ -115,7 +147,4 @@ def run(
         results_xml=str(bdir / f"results_{name}.xml"),
         log_file=str(log),
     )
-    _, failed = get_results(Path(results))
-    if failed:
-        raise AssertionError(f"{failed} cocotb test(s) failed; see {log}")
-    return Path(results)
+
