@@ -7,6 +7,7 @@
     montmul table3 [--samples S] [--widths 1024,2048] [--json]
     montmul leak --core NAME --width K [--samples S] [--sim ...] [--json]
     montmul demo [--samples S] [--sim ...]
+    montmul synth --core NAME[,..] --width K[,..] --target ecp5|asic|xilinx[,..] [--param P=V] [--option O=V] [--json]
 
 Operands are decimal or 0x-hex.  ``--json`` prints one JSON object.
 Exit status: 0 on success, 2 on a rejected input or bad usage, 1 if the RTL
@@ -241,6 +242,78 @@ def cmd_demo(args) -> int:
 
 
 # --------------------------------------------------------------------------
+def _csv(text: str) -> list[str]:
+    return [t.strip() for t in text.split(",") if t.strip()]
+
+
+def _option_value(text: str):
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return text
+
+
+def cmd_synth(args) -> int:
+    """Synthesis (ECP5, ASIC, Xilinx) of cores x widths x targets, cached, in
+    parallel; derived figures (time, throughput, ATP) from the cycle models."""
+    from . import synth as sy
+
+    names = list(cores.CORES) if args.core == "all" else _csv(args.core)
+    targets = list(sy.TARGETS) if args.target == "all" else _csv(args.target)
+    widths = [int(w) for w in _csv(args.width)]
+    params: dict[str, int] = {}
+    for item in args.param or []:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"--param takes NAME=VALUE, got {item!r}")
+        params[name] = _int(value)
+    options: dict[str, object] = {}
+    for item in args.option or []:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"--option takes NAME=VALUE, got {item!r}")
+        if not any(name in sy.DEFAULTS[t] for t in targets):
+            raise ValueError(f"no target among {', '.join(targets)} has a flow option {name!r}")
+        options[name] = _option_value(value)
+    jobs = [
+        sy.Job(c, k, t, params, {o: v for o, v in options.items() if o in sy.DEFAULTS[t]})
+        for c in names for k in widths for t in targets
+    ]
+    for j in jobs:
+        j.resolve()  # unknown core, target, parameter or option: status 2 before any run
+
+    def progress(job, res):
+        if not args.json:
+            state = "FAILED" if "error" in res else ("cached" if res.get("cached") else f"{res['seconds']['total']} s")
+            print(f"  {job.core} width {job.width} {job.target}: {state}", file=sys.stderr)
+
+    try:
+        results = sy.run_many(jobs, workers=args.jobs, force=args.force, on_error="return", progress=progress)
+    except sy.ToolError as exc:
+        return _fail(str(exc), 1)
+    if args.samples > 0:
+        cycles: dict[tuple[str, int], float] = {}
+        for r in results:
+            if "error" not in r and r["target"] in ("asic", "ecp5"):
+                ck = (r["core"], r["width"])
+                if ck not in cycles:
+                    cycles[ck] = sy.model_cycles(r["core"], r["width"], args.samples, args.seed, params or None)
+                r["figures"] = sy.figures(r, cycles[ck])
+    if args.json:
+        print(json.dumps({"results": results, "samples": args.samples, "seed": args.seed}))
+    else:
+        from .synth.text import format_results
+
+        print(format_results(results))
+        if args.samples > 0:
+            print(f"\ncycles: model average over {args.samples} random operand sets (seed {args.seed}); "
+                  "time = cycles x delay, throughput = k / time, ATP = area x time (paper 000)")
+    return 1 if any("error" in r for r in results) else 0
+
+
+# --------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="montmul", description="Montgomery multiplier cores: models, RTL simulation, statistics")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -295,6 +368,21 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--sim", choices=("icarus", "verilator"), default="verilator")
     d.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     d.set_defaults(func=cmd_demo)
+
+    sy = sub.add_parser("synth", help="synthesis: ECP5 (nextpnr Fmax), ASIC (OSU 0.18 um, OpenSTA), Xilinx counts")
+    sy.add_argument("--core", required=True, help="core name(s), comma-separated, or 'all'")
+    sy.add_argument("--width", required=True, help="width(s) k, comma-separated")
+    sy.add_argument("--target", required=True, help="ecp5, asic, xilinx (comma-separated) or 'all'")
+    sy.add_argument("--param", action="append", metavar="P=V", help="HDL parameter for every core (repeatable)")
+    sy.add_argument("--option", action="append", metavar="O=V",
+                    help="flow option, e.g. freq_mhz=250, seed=2, period_ps=1500, max_fanout=6 (repeatable)")
+    sy.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel synthesis processes")
+    sy.add_argument("--force", action="store_true", help="rerun even when a cached result exists")
+    sy.add_argument("--samples", type=int, default=1000,
+                    help="random operand sets for the model's average cycles (0: no derived figures)")
+    sy.add_argument("--seed", type=int, default=1)
+    sy.add_argument("--json", action="store_true", help="print one JSON object")
+    sy.set_defaults(func=cmd_synth)
     return p
 
 

@@ -1,0 +1,235 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Synthesis flows for the registered cores: ECP5 (Yosys + nextpnr), ASIC
+(Yosys + ABC to the OSU 0.18 um library, OpenSTA) and Xilinx 7 series
+(Yosys resource counts).
+
+    from montmul.synth import Job, synth, run_many
+    r = synth(Job("scs_new", 64, "asic"))
+    r["area_um2"], r["delay_ps"], r["delay_fa"], r["startpoint"], r["endpoint"]
+    rs = run_many([Job(c, k, t) for c in ("r2_basic", "scs_new") for k in (16, 64)
+                   for t in ("ecp5", "asic", "xilinx")])
+
+Every result is cached as JSON in ``build/synth/cache/``, keyed by the core,
+all its HDL parameters, the target, the flow options, the tool versions, and
+the SHA-256 of the RTL files, the ``syn/`` templates and the flow code
+(``flows.py``, ``parse.py``; :data:`FLOW_VERSION` for the rest): unchanged
+work is never redone, and any change that could alter a result reruns it.  The tools' files of each run stay in
+``build/synth/work/<core>_w<k>_<target>_<key>/`` (logs, netlists, reports).
+
+Derived figures (time, throughput, ATP) as paper 000 defines them:
+:mod:`montmul.synth.figures`.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import hashlib
+import json
+import os
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import cores
+from ..cores import ROOT
+from . import flows, tools
+from .figures import derived, figures
+from .flows import DEFAULTS, TARGETS
+from .tools import ToolError
+
+__all__ = [
+    "Job", "synth", "run_many", "cache_key", "derived", "figures", "model_cycles",
+    "TARGETS", "DEFAULTS", "ToolError", "BUILD",
+]
+
+#: Default build directory (results cache and work directories); the
+#: environment variable MONTMUL_SYNTH_DIR overrides it (it must lie inside the
+#: repository: the YoWASP tools cannot see /tmp).
+BUILD = ROOT / "build" / "synth"
+
+
+def default_build() -> Path:
+    env = os.environ.get("MONTMUL_SYNTH_DIR")
+    return Path(env).resolve() if env else BUILD
+
+#: Bumped when the meaning of a cached result changes without any hashed
+#: file (RTL, syn/ templates, flows.py, parse.py) changing, e.g. a new key
+#: assembled in synth() below.
+FLOW_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Job:
+    """One synthesis run: a core at a width for a target.  ``params`` are
+    extra HDL parameters (the core's defaults and fixed overrides apply
+    otherwise); ``options`` override the target's flow options
+    (:data:`DEFAULTS`)."""
+
+    core: str
+    width: int
+    target: str
+    params: dict[str, int] = field(default_factory=dict)
+    options: dict[str, object] = field(default_factory=dict)
+
+    def resolve(self) -> tuple[cores.Core, dict[str, int], dict[str, object]]:
+        if self.target not in TARGETS:
+            raise ValueError(f"unknown target {self.target!r}; use one of {', '.join(TARGETS)}")
+        core = cores.get(self.core)
+        core.params["Width"].check("Width", self.width)
+        unknown = sorted(set(self.params) - set(core.params) - set(core.hdl_overrides))
+        if unknown:
+            raise ValueError(f"core {core.name} has no HDL parameter {', '.join(unknown)}; it has {', '.join(core.params)}")
+        fixed = sorted(k for k in self.params if k in core.hdl_overrides and self.params[k] != core.hdl_overrides[k])
+        if fixed:
+            raise ValueError(f"core {core.name} fixes {', '.join(f'{k}={core.hdl_overrides[k]}' for k in fixed)}")
+        hdl = core.hdl_params(self.width, **self.params)
+        bad = sorted(set(self.options) - set(DEFAULTS[self.target]))
+        if bad:
+            raise ValueError(f"unknown {self.target} flow option(s) {', '.join(bad)}; known: {', '.join(DEFAULTS[self.target])}")
+        opts = {**DEFAULTS[self.target], **self.options}
+        return core, hdl, opts
+
+
+def _hashes(paths) -> dict[str, str]:
+    return {os.path.relpath(p, ROOT): flows.sha256_file(p) for p in paths}
+
+
+def cache_key(job: Job) -> tuple[str, dict]:
+    """The cache key of ``job`` and the data it hashes."""
+    core, hdl, opts = job.resolve()
+    flow_files = [flows.SYN / f for f in flows.FLOW_FILES[job.target]]
+    flow_files += [Path(flows.__file__), Path(flows.parse.__file__)]  # script generation and parsing
+    data = {
+        "flow_version": FLOW_VERSION,
+        "core": core.name,
+        "top": core.top,
+        "width": job.width,
+        "params": dict(sorted(hdl.items())),
+        "target": job.target,
+        "options": opts,
+        "tools": tools.versions(job.target),
+        "rtl": _hashes(flows.rtl_files(core)),
+        "flow_files": _hashes(flow_files),
+    }
+    if job.target == "asic":
+        data["liberty"] = flows.sha256_file(flows._liberty(opts))
+    key = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:24]
+    return key, data
+
+
+def _cache_file(build: Path, key: str) -> Path:
+    return build / "cache" / f"{key}.json"
+
+
+def synth(job: Job, build_dir: Path | str | None = None, force: bool = False) -> dict:
+    """Run (or fetch from the cache) one synthesis job; returns the parsed
+    figures as a dict, with ``cached`` telling whether it came from the cache.
+    Raises ToolError when a tool is missing or fails."""
+    build = Path(build_dir).resolve() if build_dir else default_build()
+    tools.check(job.target)
+    key, data = cache_key(job)
+    hit = _cache_file(build, key)
+    if hit.is_file() and not force:
+        result = json.loads(hit.read_text())
+        result["cached"] = True
+        return result
+    core, hdl, opts = job.resolve()
+    work_root = build / "work"
+    cwd = work_root / f"{core.name}_w{job.width}_{job.target}_{key[:12]}"
+    if cwd.exists():
+        shutil.rmtree(cwd)
+    cwd.mkdir(parents=True)
+    (build / "cache").mkdir(parents=True, exist_ok=True)
+    t0 = time.monotonic()
+    if job.target == "ecp5":
+        figs = flows.run_ecp5(core, hdl, opts, cwd)
+    elif job.target == "asic":
+        figs = flows.run_asic(core, hdl, opts, cwd, build / "cache", work_root)
+    else:
+        figs = flows.run_xilinx(core, hdl, opts, cwd)
+    seconds = figs.pop("seconds")
+    seconds["total"] = round(time.monotonic() - t0, 2)
+    result = {
+        "core": core.name,
+        "top": core.top,
+        "width": job.width,
+        "target": job.target,
+        "params": data["params"],
+        "options": opts,
+        "tools": data["tools"],
+        "key": key,
+        **figs,
+        "seconds": {k: round(v, 2) for k, v in seconds.items()},
+        "work_dir": os.path.relpath(cwd, ROOT),
+    }
+    tmp = hit.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(result, indent=1, sort_keys=False))
+    os.replace(tmp, hit)
+    result["cached"] = False
+    return result
+
+
+def _run_one(args: tuple[Job, str | None, bool]) -> dict:
+    job, build, force = args
+    return synth(job, build, force)
+
+
+def run_many(
+    jobs: list[Job],
+    workers: int | None = None,
+    build_dir: Path | str | None = None,
+    force: bool = False,
+    on_error: str = "raise",
+    progress=None,
+) -> list[dict]:
+    """Run ``jobs`` in parallel processes (cache hits without starting any);
+    results in the order of ``jobs``.  With ``on_error="return"`` a failed job
+    gives ``{"core", "width", "target", "error"}`` instead of raising.
+    ``progress(job, result)`` is called as each job finishes."""
+    if on_error not in ("raise", "return"):
+        raise ValueError("on_error must be 'raise' or 'return'")
+    for t in {j.target for j in jobs}:
+        tools.check(t)
+    results: list[dict | None] = [None] * len(jobs)
+    pending: dict[str, list[int]] = {}
+    build = str(build_dir) if build_dir else None
+    for i, job in enumerate(jobs):
+        key, _ = cache_key(job)
+        hit = _cache_file(Path(build).resolve() if build else default_build(), key)
+        if hit.is_file() and not force:
+            results[i] = synth(job, build)
+            if progress:
+                progress(job, results[i])
+        else:
+            pending.setdefault(key, []).append(i)
+    errors = []
+    if pending:
+        n = workers or min(len(pending), os.cpu_count() or 1)
+        with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, n)) as pool:
+            futs = {pool.submit(_run_one, (jobs[idx[0]], build, force)): idx for idx in pending.values()}
+            for fut in concurrent.futures.as_completed(futs):
+                idx = futs[fut]
+                job = jobs[idx[0]]
+                try:
+                    res = fut.result()
+                except (ToolError, ValueError, KeyError) as exc:
+                    res = {"core": job.core, "width": job.width, "target": job.target, "error": str(exc)}
+                    errors.append(res)
+                for i in idx:
+                    results[i] = res
+                if progress:
+                    progress(job, res)
+    if errors and on_error == "raise":
+        msg = "; ".join(f"{e['core']} w{e['width']} {e['target']}: {e['error']}" for e in errors)
+        raise ToolError(f"{len(errors)} synthesis job(s) failed: {msg}")
+    return results  # type: ignore[return-value]
+
+
+def model_cycles(core_name: str, width: int, samples: int = 1000, seed: int = 1, params: dict | None = None) -> float:
+    """Average cycles of one multiplication from the core's cycle model over
+    ``samples`` random operands (``montmul.stats.cycle_stats``)."""
+    from ..stats import cycle_stats
+
+    core = cores.get(core_name)
+    return cycle_stats(core, width, samples, seed, "model", params=params)["avg"]

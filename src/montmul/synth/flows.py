@@ -1,0 +1,323 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The three synthesis flows.  Each takes a prepared work directory (inside
+the repository: the YoWASP tools cannot see ``/tmp``) and returns the parsed
+figures as a flat dict.
+
+ecp5    Yosys ``synth_ecp5``, nextpnr-ecp5 out of context on an 85k device;
+        LUT4, TRELLIS_FF, MULT18X18D, CCU2C and post-route Fmax of clk_i.
+asic    Yosys generic synthesis mapped to a liberty library (OSU 0.18 um):
+        ``dfflibmap``, ABC with a delay target and fanout buffering; cell area
+        from ``stat -liberty``; OpenSTA register-to-register critical path,
+        also in full-adder delays T_FA of the library.
+xilinx  Yosys ``synth_xilinx`` (7 series) resource counts; no timing.
+
+The scripts are the templates in ``syn/`` with their ``@NAME@`` fields
+filled in.
+"""
+
+from __future__ import annotations
+
+import collections
+import hashlib
+import json
+import os
+import re
+from pathlib import Path
+
+from ..cores import ROOT, Core
+from . import parse, tools
+from .tools import ToolError
+
+SYN = ROOT / "syn"
+
+#: Flow options per target, with their defaults.  Every option is part of the
+#: cache key.
+DEFAULTS: dict[str, dict[str, object]] = {
+    "ecp5": {
+        "device": "85k",          # nextpnr-ecp5 --85k (LFE5U-85F)
+        "package": "CABGA381",
+        "freq_mhz": 200.0,        # clock constraint on clk_i (timing-driven placement)
+        "seed": 1,                # placer seed: fixed, so a run is reproducible
+    },
+    "asic": {
+        "liberty": ".tools/osu018/osu018_stdcells.lib",  # relative to the repository
+        "period_ps": 2000,        # ABC delay target and the STA clock period
+        "max_fanout": 8,          # ABC `buffer -N`: nets above it get a buffer tree
+        "driver": "BUFX2",        # driving cell of every data input
+        "load_pf": 0.02,          # load on every output (and ABC's output load)
+        "fa_cell": "FAX1",        # the library's full adder, for T_FA and A_FA
+        "fa_sum": "YS",           # its sum output
+    },
+    "xilinx": {
+        "family": "xc7",
+    },
+}
+
+#: Template files of each target (their contents are part of the cache key).
+FLOW_FILES = {
+    "ecp5": ("ecp5.ys.in",),
+    "asic": ("asic.ys.in", "asic_abc.script.in", "asic_abc.constr.in", "asic_sta.tcl.in", "asic_tfa.tcl.in"),
+    "xilinx": ("xilinx.ys.in",),
+}
+
+TARGETS = tuple(DEFAULTS)
+CLOCK = "clk_i"
+RESET = "rst_ni"
+
+
+def fill(template: str, **fields: object) -> str:
+    """The template ``syn/<template>`` with every ``@NAME@`` replaced."""
+    text = (SYN / template).read_text()
+
+    def sub(m: re.Match) -> str:
+        key = m.group(1)
+        if key not in fields:
+            raise KeyError(f"syn/{template}: no value for @{key}@")
+        return str(fields[key])
+
+    return re.sub(r"@([A-Z_]+)@", sub, text)
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def rtl_files(core: Core) -> list[Path]:
+    """Every file the core's elaboration can read: its sources and the headers
+    in its include directories."""
+    files = list(core.sources())
+    for inc in core.includes():
+        files += sorted(p for p in inc.iterdir() if p.suffix in (".svh", ".vh"))
+    return files
+
+
+def rel(path: Path, cwd: Path) -> str:
+    return os.path.relpath(path, cwd)
+
+
+def read_block(core: Core, hdl: dict[str, int], cwd: Path) -> str:
+    """Yosys commands that read the core's RTL and set its parameters."""
+    incs = " ".join(f"-I{rel(p, cwd)}" for p in core.includes())
+    srcs = " ".join(rel(p, cwd) for p in core.sources())
+    sets = " ".join(f"-set {k} {int(v)}" for k, v in sorted(hdl.items()))
+    return "\n".join(
+        [
+            f"read_verilog -sv {incs} {srcs}",
+            f"chparam {sets} {core.top}",
+            f"hierarchy -check -top {core.top}",
+        ]
+    )
+
+
+def _yosys(script: str, cwd: Path) -> float:
+    (cwd / "synth.ys").write_text(script)
+    return tools.run("yosys", ["-q", "-l", "yosys.log", "synth.ys"], cwd, "yosys.out")
+
+
+# --------------------------------------------------------------------------
+def run_ecp5(core: Core, hdl: dict[str, int], opts: dict, cwd: Path) -> dict:
+    seconds = {"yosys": _yosys(fill("ecp5.ys.in", READ=read_block(core, hdl, cwd), TOP=core.top), cwd)}
+    stat = parse.yosys_stat(cwd / "stat.json")
+    args = [
+        f"--{opts['device']}", "--package", str(opts["package"]), "--out-of-context",
+        "--json", "netlist.json", "--freq", str(opts["freq_mhz"]), "--seed", str(opts["seed"]),
+        "--timing-allow-fail", "--report", "report.json", "-l", "nextpnr.log", "-q",
+    ]
+    try:
+        seconds["nextpnr"] = tools.run("nextpnr-ecp5", args, cwd, "nextpnr.out")
+    except ToolError as exc:
+        if "wasm trap" in str(exc):
+            raise ToolError(
+                f"nextpnr-ecp5 (WebAssembly build) crashed on {core.name} at width {hdl['Width']}: "
+                f"a wasm trap, typically its call stack overflowing on very long carry chains "
+                f"(see {cwd / 'nextpnr.out'})"
+            ) from None
+        raise
+    rep = parse.nextpnr_report(cwd / "report.json", CLOCK)
+    c = stat["cells"]
+    lut4, ccu2c = c.get("LUT4", 0), c.get("CCU2C", 0)
+    out = {
+        "lut4": lut4,
+        "ff": c.get("TRELLIS_FF", 0),
+        "dsp": c.get("MULT18X18D", 0) + c.get("ALU54B", 0),
+        "ccu2c": ccu2c,
+        "pfumx": c.get("PFUMX", 0),
+        "l6mux21": c.get("L6MUX21", 0),
+        "ebr": c.get("DP16KD", 0),
+        "lutram": c.get("TRELLIS_DPR16X4", 0),
+        #: LUT4 sites: every CCU2C is two LUT4s of a slice (area for ATP)
+        "luts": lut4 + 2 * ccu2c,
+        "cells": c,
+        "fmax_mhz": round(rep["fmax_mhz"], 3),
+        "constraint_mhz": rep["constraint_mhz"],
+        "utilization": rep["utilization"],
+        "critical_path": rep.get("critical_path"),
+        "seconds": seconds,
+    }
+    return out
+
+
+# --------------------------------------------------------------------------
+def _liberty(opts: dict) -> Path:
+    lib = ROOT / str(opts["liberty"])
+    if not lib.is_file():
+        raise ToolError(f"liberty {lib} not found; scripts/setup.sh unpacks the OSU 0.18 um library (run `make setup`)")
+    return lib
+
+
+def netlist_fanout(path: Path, skip: tuple[str, ...] = (CLOCK, RESET)) -> dict:
+    """Largest number of cell pins on one net of a flat Yosys netlist (the
+    driver included), leaving out the clock, the reset and constants, which
+    place and route buffers or ties."""
+    text = path.read_text()
+    counts = collections.Counter(m.strip() for m in re.findall(r"\.\w+\(([^()]*)\)", text))
+    nets = [(n, c - 1) for n, c in counts.items() if n and n not in skip and "'b" not in n]
+    if not nets:
+        return {"max_fanout": 0, "net": None}
+    net, fo = max(nets, key=lambda t: t[1])
+    return {"max_fanout": fo, "net": net}
+
+
+def _sta_sections(text: str) -> dict[str, str]:
+    sec = parse.sections(text)
+    if not sec:
+        raise ToolError("OpenSTA wrote no report sections:\n" + text[-3000:])
+    errors = [line for line in text.splitlines() if line.startswith("Error")]
+    if errors:
+        raise ToolError("OpenSTA errors:\n" + "\n".join(errors[:20]))
+    return sec
+
+
+def t_fa(opts: dict, cache_dir: Path, work_root: Path) -> dict:
+    """T_FA: the full-adder cell's delay, measured in OpenSTA as the steady-
+    state stage delay of chains of FA cells (syn/asic_tfa.tcl.in); cached per
+    liberty, cell, script and OpenSTA version."""
+    lib = _liberty(opts)
+    cell, sum_pin = str(opts["fa_cell"]), str(opts["fa_sum"])
+    key_data = {
+        "what": "t_fa", "liberty": sha256_file(lib), "cell": cell, "sum": sum_pin,
+        "script": sha256_file(SYN / "asic_tfa.tcl.in"), "flow": sha256_file(Path(__file__)),
+        "sta": tools.version("sta"),
+    }
+    key = hashlib.sha256(json.dumps(key_data, sort_keys=True).encode()).hexdigest()[:20]
+    hit = cache_dir / f"tfa_{key}.json"
+    if hit.is_file():
+        return json.loads(hit.read_text())
+    cwd = work_root / f"tfa_{key}_{os.getpid()}"
+    cwd.mkdir(parents=True, exist_ok=True)
+    stages = 8
+    lines = ["module fa_chain(" + ", ".join(f"x_{p}, y_{p}, b_{p}, c_{p}" for p in "ABC") + ");"]
+    for p in "ABC":
+        others = [q for q in "ABC" if q != p]
+        lines += [f"  input x_{p}, b_{p}, c_{p};", f"  output y_{p};", f"  wire [{stages}:0] w_{p};",
+                  f"  wire [{stages - 1}:0] co_{p};", f"  assign w_{p}[0] = x_{p};", f"  assign y_{p} = w_{p}[{stages}];"]
+        for i in range(stages):
+            lines.append(
+                f"  {cell} fa{p}{i} (.{p}(w_{p}[{i}]), .{others[0]}(b_{p}), .{others[1]}(c_{p}), "
+                f".{sum_pin}(w_{p}[{i + 1}]), .YC(co_{p}[{i}]));"
+            )
+    lines.append("endmodule")
+    (cwd / "fa_chain.v").write_text("\n".join(lines) + "\n")
+    (cwd / "tfa.tcl").write_text(fill("asic_tfa.tcl.in", LIBERTY=rel(lib, cwd), FA_CELL=cell, FA_SUM=sum_pin))
+    tools.run("sta", ["-no_init", "-exit", "tfa.tcl"], cwd, "sta.log")
+    unit = parse.liberty_time_unit_ps(lib)
+    sec = _sta_sections((cwd / "sta.log").read_text())
+    per_pin = {}
+    for p in "ABC":
+        arr = {}
+        for line in sec.get(p, "").splitlines():
+            m = re.search(r"(-?\d+\.\d+)\s+[v^]\s+fa" + p + r"(\d+)/" + sum_pin + r"\s", line)
+            if m:
+                arr[int(m.group(2))] = float(m.group(1))
+        if 2 not in arr or 6 not in arr:
+            raise ToolError(f"T_FA: no arrival times on the {p} chain in {cwd / 'sta.log'}")
+        per_pin[p] = round((arr[6] - arr[2]) / 4 * unit, 2)
+    out = {
+        "t_fa_ps": max(per_pin.values()),
+        "t_fa_by_input_ps": per_pin,
+        "a_fa_um2": parse.liberty_cell_area(lib, cell),
+        "fa_cell": cell,
+        "method": f"steady-state stage delay of an 8-stage {cell} chain (input -> {sum_pin}), worst input pin",
+    }
+    tmp = hit.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(out, indent=1))
+    os.replace(tmp, hit)
+    return out
+
+
+def run_asic(core: Core, hdl: dict[str, int], opts: dict, cwd: Path, cache_dir: Path, work_root: Path) -> dict:
+    lib = _liberty(opts)
+    librel = rel(lib, cwd)
+    period_ps = int(opts["period_ps"])
+    (cwd / "abc.script").write_text(fill("asic_abc.script.in", PERIOD_PS=period_ps, MAX_FANOUT=int(opts["max_fanout"])))
+    (cwd / "abc.constr").write_text(fill("asic_abc.constr.in", DRIVER=opts["driver"], LOAD_PF=opts["load_pf"]))
+    seconds = {"yosys": _yosys(fill("asic.ys.in", READ=read_block(core, hdl, cwd), TOP=core.top, LIBERTY=librel), cwd)}
+    stat = parse.yosys_stat(cwd / "stat.json")
+    if "area" not in stat:
+        raise ToolError(f"{cwd / 'stat.json'}: no area (stat -liberty)")
+    (cwd / "sta.tcl").write_text(
+        fill("asic_sta.tcl.in", LIBERTY=librel, TOP=core.top, PERIOD_NS=period_ps / 1e3,
+             RESET=RESET, DRIVER=opts["driver"], LOAD_PF=opts["load_pf"])
+    )
+    seconds["sta"] = tools.run("sta", ["-no_init", "-exit", "sta.tcl"], cwd, "sta.log")
+    unit = parse.liberty_time_unit_ps(lib)
+    sec = _sta_sections((cwd / "sta.log").read_text())
+    crit = parse.sta_path(sec.get("reg2reg", ""), unit)
+    if crit is None:
+        raise ToolError(f"OpenSTA found no register-to-register path ({cwd / 'sta.log'})")
+    in2reg = parse.sta_path(sec.get("in2reg", ""), unit)
+    reg2out = parse.sta_path(sec.get("reg2out", ""), unit)
+    fa = t_fa(opts, cache_dir, work_root)
+
+    def brief(p):
+        return None if p is None else {k: p[k] for k in ("startpoint", "endpoint", "delay_ps", "arrival_ps", "logic_levels")}
+
+    return {
+        "area_um2": stat["area"],
+        "sequential_area_um2": stat["sequential_area"],
+        "area_fa": round(stat["area"] / fa["a_fa_um2"], 2),
+        "num_cells": stat["num_cells"],
+        "ff": sum(v for k, v in stat["cells"].items() if k.startswith(("DFF", "LATCH"))),
+        "cells": stat["cells"],
+        "delay_ps": crit["delay_ps"],
+        "delay_fa": round(crit["delay_ps"] / fa["t_fa_ps"], 3),
+        "startpoint": crit["startpoint"],
+        "endpoint": crit["endpoint"],
+        "t_fa_ps": fa["t_fa_ps"],
+        "a_fa_um2": fa["a_fa_um2"],
+        "t_fa": fa,
+        "critical_path": crit,
+        "in2reg": brief(in2reg),
+        "reg2out": brief(reg2out),
+        "netlist_fanout": netlist_fanout(cwd / "netlist.v"),
+        "seconds": seconds,
+    }
+
+
+# --------------------------------------------------------------------------
+def run_xilinx(core: Core, hdl: dict[str, int], opts: dict, cwd: Path) -> dict:
+    seconds = {"yosys": _yosys(fill("xilinx.ys.in", READ=read_block(core, hdl, cwd), TOP=core.top,
+                                    FAMILY=opts["family"]), cwd)}
+    c = parse.yosys_stat(cwd / "stat.json")["cells"]
+    luts = {f"lut{i}": c.get(f"LUT{i}", 0) for i in range(1, 7)}
+    # Yosys leaves single inverters as INV cells; implementation packs each
+    # into a LUT1, so they count as LUT1s.
+    luts["lut1"] += c.get("INV", 0)
+    return {
+        **luts,
+        "luts": sum(luts.values()),
+        "ff": sum(c.get(t, 0) for t in ("FDRE", "FDCE", "FDSE", "FDPE")),
+        "dsp": c.get("DSP48E1", 0),
+        "carry4": c.get("CARRY4", 0),
+        "muxf7": c.get("MUXF7", 0),
+        "muxf8": c.get("MUXF8", 0),
+        "srl": sum(v for k, v in c.items() if k.startswith("SRL")),
+        "lutram": sum(v for k, v in c.items() if k.startswith(("RAM32", "RAM64", "RAM128", "RAM256"))),
+        "bram": sum(v for k, v in c.items() if k.startswith("RAMB")),
+        "cells": c,
+        "seconds": seconds,
+    }

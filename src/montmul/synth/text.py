@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Plain-text tables of synthesis results (``montmul synth`` without
+``--json``)."""
+
+from __future__ import annotations
+
+
+def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+    out = ["  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip(), "  ".join("-" * w for w in widths)]
+    out += ["  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in rows]
+    return out
+
+
+def _fig(f: dict | None, key: str, fmt: str) -> str:
+    return "-" if not f else format(f[key], fmt)
+
+
+def _params(r: dict) -> str:
+    return ",".join(f"{k}={v}" for k, v in r["params"].items() if k != "Width")
+
+
+def format_results(results: list[dict]) -> str:
+    """One table per target; ``figure`` entries (derived figures) where the
+    caller added them; failed jobs listed at the end."""
+    lines: list[str] = []
+    ok = [r for r in results if "error" not in r]
+    for target in ("ecp5", "asic", "xilinx"):
+        rs = [r for r in ok if r["target"] == target]
+        if not rs:
+            continue
+        if target == "ecp5":
+            o = rs[0]["options"]
+            lines.append(f"ECP5 (LFE5U-{o['device']}, {o['package']}, out of context, nextpnr seed {o['seed']}, "
+                         f"clk_i constraint {o['freq_mhz']} MHz)")
+            hdr = ("core", "k", "LUT4", "CCU2C", "LUTs", "FF", "DSP", "Fmax MHz", "cycles", "time ns",
+                   "Mbit/s", "ATP LUT*us", "params", "cache")
+            rows = [
+                (r["core"], str(r["width"]), str(r["lut4"]), str(r["ccu2c"]), str(r["luts"]), str(r["ff"]),
+                 str(r["dsp"]), f"{r['fmax_mhz']:.1f}", _fig(r.get("figures"), "cycles", ".1f"),
+                 _fig(r.get("figures"), "time_ns", ".1f"), _fig(r.get("figures"), "throughput_mbps", ".1f"),
+                 _fig(r.get("figures"), "atp", ".1f"), _params(r), "hit" if r.get("cached") else "run")
+                for r in rs
+            ]
+        elif target == "asic":
+            o = rs[0]["options"]
+            lines.append(f"ASIC ({o['liberty'].rsplit('/', 1)[-1]}, ABC delay target {o['period_ps']} ps, max fanout "
+                         f"{o['max_fanout']}; T_FA = {rs[0]['t_fa_ps']} ps, A_FA = {rs[0]['a_fa_um2']} um^2)")
+            hdr = ("core", "k", "area um^2", "A/A_FA", "FF", "delay ps", "T_FA", "critical path", "cycles",
+                   "time ns", "Mbit/s", "ATP um^2*us", "params", "cache")
+            rows = [
+                (r["core"], str(r["width"]), f"{r['area_um2']:.0f}", f"{r['area_fa']:.1f}", str(r["ff"]),
+                 f"{r['delay_ps']:.1f}", f"{r['delay_fa']:.2f}", f"{r['startpoint']} -> {r['endpoint']}",
+                 _fig(r.get("figures"), "cycles", ".1f"), _fig(r.get("figures"), "time_ns", ".1f"),
+                 _fig(r.get("figures"), "throughput_mbps", ".1f"), _fig(r.get("figures"), "atp", ".4g"),
+                 _params(r), "hit" if r.get("cached") else "run")
+                for r in rs
+            ]
+        else:
+            lines.append(f"Xilinx ({rs[0]['options']['family']}, Yosys synth_xilinx, resources only)")
+            hdr = ("core", "k", "LUTs", "LUT1..6", "FF", "DSP48E1", "CARRY4", "MUXF7/8", "params", "cache")
+            rows = [
+                (r["core"], str(r["width"]), str(r["luts"]), "/".join(str(r[f"lut{i}"]) for i in range(1, 7)),
+                 str(r["ff"]), str(r["dsp"]), str(r["carry4"]), f"{r['muxf7']}/{r['muxf8']}", _params(r),
+                 "hit" if r.get("cached") else "run")
+                for r in rs
+            ]
+        lines += _table(hdr, rows) + [""]
+    for r in results:
+        if "error" in r:
+            lines.append(f"FAILED {r['core']} width {r['width']} {r['target']}: {r['error']}")
+    return "\n".join(lines).rstrip()

@@ -1,0 +1,279 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Synthesis flows (montmul.synth): the paper-000 derived figures, and a real
+run of every target on r2_basic and scs_new at a small width, with the
+parsed figures checked for sanity and the cache checked for hits.
+
+The runs use a fresh build directory under build/ (inside the repository:
+the YoWASP tools cannot see /tmp), so every test session exercises the
+tools; a missing tool fails the test with the message saying how to get it.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import math
+import os
+import shutil
+import time
+import uuid
+
+import pytest
+
+from montmul import cli, cores
+from montmul import synth as sy
+from montmul.cores import ROOT
+from montmul.synth import flows, parse, tools
+
+WIDTH = 16
+CORES = ("r2_basic", "scs_new")
+JOBS = [sy.Job(c, WIDTH, t) for c in CORES for t in sy.TARGETS]
+
+
+# ---------------------------------------------------------------- figures
+def test_derived_figures_paper_definitions():
+    f = sy.derived(width=1024, cycles=1000.0, delay_ns=2.0, area=5000.0)
+    assert f["time_ns"] == pytest.approx(2000.0)  # #Cycle x Delay
+    assert f["time_us"] == pytest.approx(2.0)
+    assert f["frequency_mhz"] == pytest.approx(500.0)
+    assert f["throughput_mbps"] == pytest.approx(1024 * 500.0 / 1000.0)  # k x (1/Delay) / #Cycle
+    assert f["throughput_mbps"] == pytest.approx(1024 / f["time_us"])  # = k / Time
+    assert f["atp"] == pytest.approx(5000.0 * 2.0)  # Area x Time (us)
+
+
+@pytest.mark.parametrize("bad", [dict(width=0), dict(cycles=0), dict(delay_ns=0.0), dict(area=-1.0)])
+def test_derived_figures_reject_nonpositive(bad):
+    args = dict(width=16, cycles=18.0, delay_ns=1.0, area=10.0)
+    args.update(bad)
+    with pytest.raises(ValueError):
+        sy.derived(**args)
+
+
+def test_figures_per_target():
+    asic = {"target": "asic", "width": 64, "delay_ps": 2500.0, "area_um2": 1.0e5, "delay_fa": 8.0, "area_fa": 833.3}
+    f = sy.figures(asic, cycles=66.0)
+    assert f["delay_ns"] == pytest.approx(2.5)
+    assert f["time_ns"] == pytest.approx(165.0)
+    assert f["atp"] == pytest.approx(1.0e5 * 0.165)
+    assert f["delay_fa"] == 8.0 and f["area_unit"] == "um^2"
+    ecp5 = {"target": "ecp5", "width": 64, "fmax_mhz": 125.0, "luts": 700}
+    f = sy.figures(ecp5, cycles=66.0)
+    assert f["delay_ns"] == pytest.approx(8.0)  # 1 / Fmax
+    assert f["throughput_mbps"] == pytest.approx(64 * 125.0 / 66.0)
+    assert f["atp"] == pytest.approx(700 * 66.0 * 8.0 / 1e3)
+    assert sy.figures({"target": "xilinx", "width": 64}, 66.0) is None
+
+
+def test_model_cycles_match_latency():
+    assert sy.model_cycles("r2_basic", 16, samples=20) == 18  # k + 2, constant
+    c = sy.model_cycles("scs_new", 16, samples=200)
+    assert 0 < c <= cores.get("scs_new").latency_bound(16)
+
+
+# ---------------------------------------------------------------- parsers
+def test_pretty_register_names():
+    assert parse.pretty_name("ss_q_12__reg") == "ss_q[12]"
+    assert parse.pretty_name("state_q_reg") == "state_q"
+    assert parse.pretty_name("n_i_3_") == "n_i[3]"
+    assert parse.pretty_name("rst_ni") == "rst_ni"
+
+
+def test_sta_path_parser():
+    text = """Startpoint: a_q_1__reg (rising edge-triggered flip-flop clocked by clk_i)
+Endpoint: s_q_2__reg (rising edge-triggered flip-flop clocked by clk_i)
+Path Group: clk_i
+Path Type: max
+
+      Cap      Slew     Delay      Time   Description
+-------------------------------------------------------------------------------
+             0.0000    0.0000    0.0000   clock clk_i (rise edge)
+                       0.0000    0.0000   clock network delay (ideal)
+             0.0000    0.0000    0.0000 ^ a_q_1__reg/CLK (DFFSR)
+   0.0093    0.0288    0.2367    0.2367 v a_q_1__reg/Q (DFFSR)
+   0.0568    0.0784    0.1227    0.3594 v _6566_/Y (BUFX2)
+   0.0151    0.0911    0.1084    0.4678 ^ _6612_/Y (OAI21X1)
+             0.0911    0.0000    0.4678 ^ s_q_2__reg/D (DFFSR)
+                                 0.4678   data arrival time
+
+             0.0000    2.0000    2.0000   clock clk_i (rise edge)
+                      -0.0870    1.9130   library setup time
+                                 1.9130   data required time
+-------------------------------------------------------------------------------
+                                 1.9130   data required time
+                                -0.4678   data arrival time
+-------------------------------------------------------------------------------
+                                 1.4452   slack (MET)
+"""
+    p = parse.sta_path(text, 1000.0)
+    assert p["startpoint"] == "a_q[1]" and p["endpoint"] == "s_q[2]"
+    assert p["arrival_ps"] == pytest.approx(467.8)
+    assert p["setup_ps"] == pytest.approx(87.0)
+    assert p["delay_ps"] == pytest.approx(554.8)
+    assert p["slack_ps"] == pytest.approx(1445.2)
+    assert p["logic_levels"] == 2
+    assert [c["cell"] for c in p["cells"]] == ["DFFSR", "DFFSR", "BUFX2", "OAI21X1", "DFFSR"]
+    assert parse.sta_path("No paths found.", 1000.0) is None
+
+
+# ---------------------------------------------------------------- cache keys
+def test_cache_key_covers_params_options_and_files():
+    base = sy.Job("scs_new", 16, "asic")
+    k0, data = sy.cache_key(base)
+    assert sy.cache_key(sy.Job("scs_new", 16, "asic"))[0] == k0
+    assert sy.cache_key(sy.Job("scs_new", 17, "asic"))[0] != k0
+    assert sy.cache_key(sy.Job("scs_new", 16, "asic", params={"SkipEnable": 0}))[0] != k0
+    assert sy.cache_key(sy.Job("scs_new", 16, "asic", options={"max_fanout": 6}))[0] != k0
+    assert sy.cache_key(sy.Job("scs_new", 16, "ecp5"))[0] != k0
+    # every RTL file and header, every syn/ template of the target, the flow code, the tools
+    assert "rtl/radix2/mm_scs_new.sv" in data["rtl"] and "rtl/common/mm_macros.svh" in data["rtl"]
+    assert all(f"syn/{f}" in data["flow_files"] for f in flows.FLOW_FILES["asic"])
+    assert "src/montmul/synth/flows.py" in data["flow_files"]
+    assert set(data["tools"]) == {"yosys", "sta"} and data["liberty"]
+    assert data["params"] == {"CheckRange": 1, "ConstTime": 0, "SkipEnable": 1, "Width": 16}
+
+
+def test_bad_jobs_rejected():
+    with pytest.raises(ValueError, match="unknown target"):
+        sy.Job("scs_new", 16, "gowin").resolve()
+    with pytest.raises(ValueError, match="no HDL parameter"):
+        sy.Job("r2_basic", 16, "asic", params={"SkipEnable": 0}).resolve()
+    with pytest.raises(ValueError, match="flow option"):
+        sy.Job("r2_basic", 16, "xilinx", options={"freq_mhz": 100}).resolve()
+    with pytest.raises(ValueError, match="fixes"):
+        sy.Job("scs_new_ct", 16, "asic", params={"ConstTime": 0}).resolve()
+    with pytest.raises(KeyError):
+        sy.Job("nope", 16, "asic").resolve()
+
+
+def test_missing_tool_is_a_clear_error(monkeypatch):
+    monkeypatch.setitem(tools.TOOLS, "sta", ("sta-not-installed-here", "the Debian package opensta"))
+    tools.find.cache_clear()
+    try:
+        with pytest.raises(tools.ToolError, match="sta-not-installed-here.*opensta"):
+            sy.synth(sy.Job("r2_basic", 8, "asic"), build_dir=ROOT / "build" / "never-created")
+    finally:
+        tools.find.cache_clear()
+    assert not (ROOT / "build" / "never-created").exists()
+
+
+# ---------------------------------------------------------------- real runs
+@pytest.fixture(scope="module")
+def build_dir():
+    """One fresh build directory per test session, shared by pytest-xdist
+    workers (keyed by the run's id), so the six runs happen once."""
+    for t in sy.TARGETS:
+        tools.check(t)  # a missing tool fails here, with how to install it
+    top = ROOT / "build" / "test_synth"
+    top.mkdir(parents=True, exist_ok=True)
+    for old in top.iterdir():  # leftovers of earlier sessions
+        if old.is_dir() and time.time() - old.stat().st_mtime > 6 * 3600:
+            shutil.rmtree(old, ignore_errors=True)
+    run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID") or uuid.uuid4().hex
+    d = top / run_id[:16]
+    d.mkdir(exist_ok=True)
+    return d
+
+
+@pytest.fixture(scope="module")
+def results(build_dir):
+    """All six runs, cold, in parallel: done by the first worker to take the
+    lock, whose results every worker then reads."""
+    first = build_dir / "first_run.json"
+    with open(build_dir / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not first.exists():
+            t0 = time.monotonic()
+            rs = sy.run_many(JOBS, build_dir=build_dir)
+            first.write_text(json.dumps({"results": rs, "seconds": time.monotonic() - t0}))
+        data = json.loads(first.read_text())
+    return {(r["core"], r["target"]): r for r in data["results"]}, data["seconds"]
+
+
+def _ok_path(name):
+    assert isinstance(name, str) and name
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_ecp5(results, core):
+    r = results[0][(core, "ecp5")]
+    assert r["cached"] is False and r["width"] == WIDTH
+    assert r["lut4"] > 0 and r["ff"] > 0 and r["ccu2c"] > 0 and r["dsp"] == 0
+    assert r["luts"] == r["lut4"] + 2 * r["ccu2c"]
+    assert 20.0 < r["fmax_mhz"] < 1000.0
+    assert r["utilization"]["TRELLIS_FF"] == r["ff"]
+    cp = r["critical_path"]
+    _ok_path(cp["startpoint"]), _ok_path(cp["endpoint"])
+    assert cp["delay_ns"] == pytest.approx(1e3 / r["fmax_mhz"], rel=0.05)
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_asic(results, core):
+    r = results[0][(core, "asic")]
+    assert r["area_um2"] > 0 and 0 < r["sequential_area_um2"] < r["area_um2"]
+    assert r["delay_ps"] > 0 and r["ff"] > 0
+    _ok_path(r["startpoint"]), _ok_path(r["endpoint"])
+    # the register-to-register path starts and ends at flip-flops, named after their registers
+    cp = r["critical_path"]
+    assert "flip-flop" in cp["startpoint_kind"] and "flip-flop" in cp["endpoint_kind"]
+    assert cp["logic_levels"] >= 1 and cp["delay_ps"] == pytest.approx(cp["arrival_ps"] + cp["setup_ps"], abs=0.1)
+    # T_FA of the OSU 0.18 um full adder: a few hundred ps
+    assert 100 < r["t_fa_ps"] < 1000 and r["a_fa_um2"] > 0
+    assert r["delay_fa"] == pytest.approx(r["delay_ps"] / r["t_fa_ps"], rel=1e-3)
+    assert 1 < r["delay_fa"] < 100
+    # buffering: no net (but clock, reset, constants) above the fanout limit
+    assert r["netlist_fanout"]["max_fanout"] <= r["options"]["max_fanout"]
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_xilinx(results, core):
+    r = results[0][(core, "xilinx")]
+    assert r["luts"] == sum(r[f"lut{i}"] for i in range(1, 7)) > 0
+    assert r["ff"] > 0 and r["carry4"] > 0 and r["dsp"] == 0
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_same_registers_on_every_target(results, core):
+    ffs = {t: results[0][(core, t)]["ff"] for t in sy.TARGETS}
+    assert len(set(ffs.values())) == 1, ffs
+
+
+def test_cache_hit_is_fast_and_identical(results, build_dir):
+    first, _ = results
+    t0 = time.monotonic()
+    again = sy.run_many(JOBS, build_dir=build_dir)
+    seconds = time.monotonic() - t0
+    assert seconds < 10, f"cache hits took {seconds:.1f} s"
+    for r in again:
+        assert r["cached"] is True
+        old = dict(first[(r["core"], r["target"])])
+        new = dict(r)
+        old.pop("cached"), new.pop("cached")
+        assert new == old
+    # single call too
+    r = sy.synth(JOBS[0], build_dir=build_dir)
+    assert r["cached"] is True
+
+
+def test_cli_synth_json(results, build_dir, monkeypatch, capsys):
+    monkeypatch.setenv("MONTMUL_SYNTH_DIR", str(build_dir))
+    assert cli.main(["synth", "--core", ",".join(CORES), "--width", str(WIDTH), "--target", "all",
+                     "--samples", "50", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    rs = out["results"]
+    assert len(rs) == 6 and all(r["cached"] for r in rs)
+    for r in rs:
+        if r["target"] == "xilinx":
+            assert "figures" not in r  # no timing, no derived figures
+            continue
+        f = r["figures"]
+        assert f["cycles"] > 0 and f["time_ns"] > 0 and f["throughput_mbps"] > 0 and f["atp"] > 0
+        assert math.isclose(f["time_ns"], f["cycles"] * f["delay_ns"])
+
+
+def test_cli_synth_text_and_errors(results, build_dir, monkeypatch, capsys):
+    monkeypatch.setenv("MONTMUL_SYNTH_DIR", str(build_dir))
+    assert cli.main(["synth", "--core", "scs_new", "--width", str(WIDTH), "--target", "asic"]) == 0
+    text = capsys.readouterr().out
+    assert "ASIC" in text and "scs_new" in text and "->" in text
+    assert cli.main(["synth", "--core", "scs_new", "--width", "16", "--target", "gowin"]) == 2
+    assert cli.main(["synth", "--core", "scs_new", "--width", "16", "--target", "asic", "--option", "bogus=1"]) == 2
