@@ -95,6 +95,7 @@ module mm_scs_new #(
   logic            alpha;
   logic            sc_zero;       // Zero_D
   logic            conv_done;
+  logic [PosW-1:0] pos_p1, pos_p2;  // pos_q + 1, pos_q + 2
   logic            skip, q_next, a_next, last;
   logic            req_err;
   logic [Width:0]  n_plus1;
@@ -162,6 +163,8 @@ module mm_scs_new #(
   assign conv_done = ConstTime ? (pos_q == PosW'(CtSteps)) : sc_zero;
   assign alpha   = (state_q == StLoop);
   assign last    = (pos_q == PosW'(LastIt));
+  assign pos_p1  = pos_q + PosW'(1);
+  assign pos_p2  = pos_q + PosW'(2);
   assign n_plus1 = {1'b0, n_i} + 1'b1;
 
   always_comb begin
@@ -223,7 +226,9 @@ module mm_scs_new #(
         qh_d  = q_next;
         ah_d  = a_next;
         a_d   = skip ? (a_q >> 2) : (a_q >> 1);
-        pos_d = pos_q + (skip ? PosW'(2) : PosW'(1));
+        // Both successors come from the register; the late skip bit only
+        // selects (an adder after Skip_D was the critical path).
+        pos_d = skip ? pos_p2 : pos_p1;
         if (last || (skip && pos_q == PosW'(LastIt - 1))) begin
           qh_d    = 1'b0;
           ah_d    = 1'b0;
