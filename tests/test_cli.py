@@ -83,3 +83,25 @@ def test_rtl_paths(capsys, sim):
                        "--sim", sim, "--jobs", "2", "--json")
     d = json.loads(out)
     assert code == 0 and d["avg"] == d["model_avg"] and d["samples"] == 40
+
+
+def test_table3_model(capsys):
+    """table3 from the models at a small width: every row measured, FCS-MM-1
+    is its own baseline, FCS rows compared without the wrapper conversion."""
+    code, out, _ = run(capsys, "table3", "--samples", "5", "--widths", "16", "--sim", "model", "--json")
+    assert code == 0
+    rows = {r["label"]: r for r in json.loads(out)["rows"]}
+    fcs1 = rows["FCS-MM-1"]["widths"]["16"]
+    assert fcs1["rel_fcs1_pct"] == 0.0
+    assert fcs1["compared"] == 16 + 2  # the carry-save core alone: k + 2
+    assert fcs1["avg"] > fcs1["compared"]  # the binary wrapper converts
+    assert rows["SCS-MM-New"]["paper_rel_fcs1_pct"]["1024"] == -14.5
+    code, out, _ = run(capsys, "table3", "--samples", "5", "--widths", "16", "--sim", "model")
+    assert code == 0 and "| SCS-MM-New |" in out
+
+
+def test_leak_model(capsys):
+    code, out, _ = run(capsys, "leak", "--core", "scs_new_ct", "--width", "16", "--samples", "20",
+                       "--sim", "model", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["constant_time"] and d["random"]["std"] == 0
