@@ -1,0 +1,579 @@
+# SPDX-License-Identifier: Apache-2.0
+"""RSA on montmul cores: keys, raw RSA, PKCS#1 v1.5, OAEP and PSS.
+
+Every modular exponentiation goes through :func:`montmul.modexp.modexp`, so
+it runs on a chosen registered core, either on the cycle-exact model or in
+RTL simulation (Icarus, Verilator), and every result carries the cycle count
+of each hardware exponentiation it used.
+
+    from montmul import rsa
+    key = rsa.generate(2048)                       # or rsa.load_pem(open("k.pem", "rb").read())
+    hw = rsa.Hardware(core="scs_new_ct", sim="model")
+    sig = rsa.sign(key, b"hello", hw=hw)           # PKCS#1 v1.5, SHA-256, CRT
+    sig.data, sig.cycles, sig.exps                 # signature bytes, total cycles, per exponentiation
+    rsa.verify(key, b"hello", sig.data, hw=hw)     # raises ValueError on a bad signature
+
+Keys, hashes and the key-generation randomness come from the ``cryptography``
+package.  ``cryptography`` does not expose the RFC 8017 encodings as
+functions (EMSA-PKCS1-v1_5, EMSA-PSS, EME-PKCS1-v1_5, EME-OAEP), so they are
+written here from RFC 8017, hashing with
+``cryptography.hazmat.primitives.hashes``; the tests check them against
+``cryptography``'s own sign/verify/encrypt/decrypt (``docs/rsa.md``).
+
+Private-key operations either exponentiate modulo n with d (``crt=False``),
+or run two half-width exponentiations, c^dP mod p and c^dQ mod q, on cores of
+width p.bit_length() and q.bit_length(), and recombine them with Garner's
+formula (RFC 8017 Sec. 5.1.2): h = qInv (m1 - m2) mod p, m = m2 + q h.  The
+recombination runs in software and is not counted in the cycles.
+
+Not a hardened implementation: the padding checks are not constant-time and
+several cores' latency depends on the data (``docs/security.md``).
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+import time
+from dataclasses import dataclass, field
+
+import gmpy2
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import rsa as _rsa
+
+from . import cores
+
+__all__ = [
+    "KEY_SIZES", "HASHES", "DIGEST_INFO", "Hardware", "Exp", "RsaResult", "RsaKey",
+    "generate", "load_pem", "from_numbers",
+    "rsaep", "rsadp", "encrypt", "decrypt", "sign", "verify",
+    "emsa_pkcs1_v15", "emsa_pss_encode", "emsa_pss_verify", "mgf1",
+    "eme_pkcs1_v15_encode", "eme_pkcs1_v15_decode", "eme_oaep_encode", "eme_oaep_decode",
+    "i2osp", "os2ip",
+]
+
+#: Key sizes :func:`generate` makes (and the CLI's ``--bits`` accepts).
+KEY_SIZES = (1024, 2048, 3072, 4096)
+#: Smallest modulus accepted from a loaded key or from numbers.
+MIN_BITS = 512
+
+#: Hash names -> cryptography hash classes.
+HASHES: dict[str, type[hashes.HashAlgorithm]] = {
+    "sha1": hashes.SHA1,
+    "sha224": hashes.SHA224,
+    "sha256": hashes.SHA256,
+    "sha384": hashes.SHA384,
+    "sha512": hashes.SHA512,
+    "sha512_224": hashes.SHA512_224,
+    "sha512_256": hashes.SHA512_256,
+}
+
+#: DER of DigestInfo without the digest (RFC 8017 Sec. 9.2, note 1).
+DIGEST_INFO: dict[str, bytes] = {
+    "sha1": bytes.fromhex("3021300906052b0e03021a05000414"),
+    "sha224": bytes.fromhex("302d300d06096086480165030402040500041c"),
+    "sha256": bytes.fromhex("3031300d060960864801650304020105000420"),
+    "sha384": bytes.fromhex("3041300d060960864801650304020205000430"),
+    "sha512": bytes.fromhex("3051300d060960864801650304020305000440"),
+    "sha512_224": bytes.fromhex("302d300d06096086480165030402050500041c"),
+    "sha512_256": bytes.fromhex("3031300d060960864801650304020605000420"),
+}
+
+SIGN_PADDINGS = ("pkcs1v15", "pss")
+CRYPT_PADDINGS = ("pkcs1v15", "oaep")
+
+
+# ---------------------------------------------------------------------------
+# Hardware configuration and results
+@dataclass(frozen=True)
+class Hardware:
+    """Where the exponentiations run: a registered core, on its model or in
+    RTL simulation, with left-to-right square-and-multiply or the Montgomery
+    ladder (``montmul.modexp``)."""
+
+    core: str = "scs_new"
+    sim: str = "model"  #: "model", "icarus" or "verilator"
+    ladder: bool = False
+    params: dict[str, int] | None = None  #: extra HDL parameters of the core
+    procs: int = 1  #: parallel simulator processes
+    check: bool = True  #: compare every result with gmpy2.powmod (RuntimeError if not equal)
+
+    def __post_init__(self) -> None:
+        cores.get(self.core)  # KeyError naming the known cores
+        if self.sim not in ("model", "icarus", "verilator"):
+            raise ValueError(f"unknown simulator {self.sim!r}; use model, icarus or verilator")
+
+
+@dataclass(frozen=True)
+class Exp:
+    """One hardware modular exponentiation."""
+
+    what: str  #: e.g. "c^dP mod p"
+    width: int  #: core width k
+    exp_bits: int  #: bit length of the exponent
+    cycles: int  #: engine latency in clock cycles
+    mults: int  #: core multiplications
+
+
+@dataclass(frozen=True)
+class RsaResult:
+    """The outcome of one RSA operation and the hardware work it took."""
+
+    op: str  #: rsaep, rsadp, encrypt, decrypt, sign, verify
+    data: bytes | int | bool  #: ciphertext/plaintext/signature bytes, a raw integer, or True (verified)
+    exps: tuple[Exp, ...]
+    crt: bool
+    core: str
+    sim: str
+    seconds: float  #: wall-clock time of the exponentiations (model or simulation)
+    padding: str | None = None
+    hash: str | None = None
+
+    @property
+    def cycles(self) -> int:
+        """Total cycles, the exponentiations one after the other on one engine."""
+        return sum(x.cycles for x in self.exps)
+
+    @property
+    def cycles_parallel(self) -> int:
+        """Cycles with one engine per exponentiation (the CRT halves side by side)."""
+        return max((x.cycles for x in self.exps), default=0)
+
+    @property
+    def mults(self) -> int:
+        return sum(x.mults for x in self.exps)
+
+
+# ---------------------------------------------------------------------------
+# Keys
+@dataclass(frozen=True)
+class RsaKey:
+    """An RSA key as integers (RFC 8017 Sec. 3).  A public key has only n, e."""
+
+    n: int
+    e: int
+    d: int | None = None
+    p: int | None = None
+    q: int | None = None
+    dp: int | None = None  #: d mod (p-1)
+    dq: int | None = None  #: d mod (q-1)
+    qinv: int | None = None  #: q^-1 mod p
+    _crypto: object = field(default=None, repr=False, compare=False)
+
+    @property
+    def bits(self) -> int:
+        return self.n.bit_length()
+
+    @property
+    def size(self) -> int:
+        """k, the modulus length in octets."""
+        return (self.bits + 7) // 8
+
+    @property
+    def is_private(self) -> bool:
+        return self.d is not None
+
+    def public(self) -> RsaKey:
+        return RsaKey(self.n, self.e, _crypto=_rsa.RSAPublicNumbers(self.e, self.n).public_key())
+
+    def cryptography_key(self):
+        """The same key as a ``cryptography`` RSAPrivateKey or RSAPublicKey."""
+        if self._crypto is not None:
+            return self._crypto
+        return _rsa.RSAPublicNumbers(self.e, self.n).public_key()
+
+    def to_pem(self) -> bytes:
+        """PKCS#8 (private) or SubjectPublicKeyInfo (public) PEM, unencrypted."""
+        k = self.cryptography_key()
+        if self.is_private:
+            return k.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                   serialization.NoEncryption())
+        return k.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+
+
+def _check_modulus(n: int) -> None:
+    hi = cores.get("r2_basic").params["Width"].hi
+    if n % 2 == 0 or n.bit_length() < MIN_BITS or n.bit_length() > hi:
+        raise ValueError(
+            f"unsupported RSA modulus of {n.bit_length()} bits: need an odd modulus of "
+            f"{MIN_BITS} to {hi} bits (the largest core width)"
+        )
+
+
+def _from_cryptography(obj) -> RsaKey:
+    if isinstance(obj, _rsa.RSAPrivateKey):
+        pn = obj.private_numbers()
+        pub = pn.public_numbers
+        _check_modulus(pub.n)
+        return RsaKey(pub.n, pub.e, pn.d, pn.p, pn.q, pn.dmp1, pn.dmq1, pn.iqmp, _crypto=obj)
+    if isinstance(obj, _rsa.RSAPublicKey):
+        pub = obj.public_numbers()
+        _check_modulus(pub.n)
+        return RsaKey(pub.n, pub.e, _crypto=obj)
+    raise ValueError(f"not an RSA key: {type(obj).__name__}")
+
+
+def generate(bits: int = 2048, e: int = 65537) -> RsaKey:
+    """A new private key from ``cryptography`` (OpenSSL's generator; it takes
+    no seed, so generated keys cannot be reproduced)."""
+    if bits not in KEY_SIZES:
+        raise ValueError(f"unsupported key size {bits}; use one of {', '.join(map(str, KEY_SIZES))}")
+    return _from_cryptography(_rsa.generate_private_key(public_exponent=e, key_size=bits))
+
+
+def load_pem(data: bytes | str, password: bytes | None = None) -> RsaKey:
+    """A private key (PKCS#1 or PKCS#8) or public key (PKCS#1 or SPKI) from PEM."""
+    if isinstance(data, str):
+        data = data.encode()
+    errors = []
+    try:
+        return _from_cryptography(serialization.load_pem_private_key(data, password=password))
+    except (ValueError, TypeError) as exc:
+        errors.append(str(exc))
+    try:
+        return _from_cryptography(serialization.load_pem_public_key(data))
+    except (ValueError, TypeError) as exc:
+        errors.append(str(exc))
+    if any("unsupported RSA modulus" in m for m in errors):
+        raise ValueError(next(m for m in errors if "unsupported RSA modulus" in m))
+    raise ValueError("not a PEM RSA private or public key (" + "; ".join(errors) + ")")
+
+
+def from_numbers(n: int, e: int, d: int | None = None, p: int | None = None, q: int | None = None) -> RsaKey:
+    """A key from its integers.  With d but without p, q (as in the NIST
+    SigGen files) the primes are recovered from n, e, d; the CRT values are
+    computed.  ``cryptography`` checks the private key's consistency."""
+    _check_modulus(n)
+    if d is None:
+        return _from_cryptography(_rsa.RSAPublicNumbers(e, n).public_key())
+    if p is None or q is None:
+        p, q = _rsa.rsa_recover_prime_factors(n, e, d)
+    if p < q:  # conventional order; qInv = q^-1 mod p either way
+        p, q = q, p
+    nums = _rsa.RSAPrivateNumbers(
+        p=p, q=q, d=d,
+        dmp1=_rsa.rsa_crt_dmp1(d, p), dmq1=_rsa.rsa_crt_dmq1(d, q), iqmp=_rsa.rsa_crt_iqmp(p, q),
+        public_numbers=_rsa.RSAPublicNumbers(e, n),
+    )
+    return _from_cryptography(nums.private_key())
+
+
+# ---------------------------------------------------------------------------
+# Integer <-> octets (RFC 8017 Sec. 4)
+def i2osp(x: int, length: int) -> bytes:
+    if x < 0 or x >= 1 << (8 * length):
+        raise ValueError("integer too large")
+    return x.to_bytes(length, "big")
+
+
+def os2ip(data: bytes) -> int:
+    return int.from_bytes(data, "big")
+
+
+# ---------------------------------------------------------------------------
+# Exponentiations on the hardware
+def _run(jobs: list[tuple[str, int, int, int]], hw: Hardware) -> tuple[list[int], list[Exp], float]:
+    """Run ``(what, base, exp, n)`` jobs, grouped by core width (one
+    ``modexp`` call, hence one simulator build, per width)."""
+    from .modexp import modexp  # the exponentiation engine's Python side
+
+    groups: dict[int, list[int]] = {}
+    for i, (_, _, _, n) in enumerate(jobs):
+        groups.setdefault(n.bit_length(), []).append(i)
+    values: list[int] = [0] * len(jobs)
+    exps: list[Exp | None] = [None] * len(jobs)
+    t0 = time.perf_counter()
+    for width, idx in groups.items():
+        res = modexp([jobs[i][1:] for i in idx], core=hw.core, width=width, sim=hw.sim,
+                     ladder=hw.ladder, params=hw.params, procs=hw.procs)
+        for i, r in zip(idx, res):
+            what, b, e, n = jobs[i]
+            if r.err:
+                raise RuntimeError(f"the exponentiation engine rejected {what} (width {width}, core {hw.core})")
+            if hw.check and r.result != int(gmpy2.powmod(b, e, n)):
+                raise RuntimeError(f"{what} on {hw.core} ({hw.sim}) differs from pow(): the engine is faulty")
+            values[i] = r.result
+            exps[i] = Exp(what, width, e.bit_length(), r.cycles, r.mults)
+    return values, exps, time.perf_counter() - t0  # type: ignore[return-value]
+
+
+def _need_private(key: RsaKey, op: str) -> None:
+    if not key.is_private:
+        raise ValueError(f"{op} needs a private key; this key is public")
+
+
+def _crt_ok(key: RsaKey) -> bool:
+    return None not in (key.p, key.q, key.dp, key.dq, key.qinv)
+
+
+def rsaep(key: RsaKey, m: int, hw: Hardware | None = None, *, op: str = "rsaep") -> RsaResult:
+    """RSAEP / RSAVP1: c = m^e mod n (RFC 8017 Sec. 5.1.1, 5.2.2)."""
+    hw = hw or Hardware()
+    if not 0 <= m < key.n:
+        raise ValueError("message representative out of range: need 0 <= m < n")
+    (c,), exps, secs = _run([("m^e mod n", m, key.e, key.n)], hw)
+    return RsaResult(op, c, tuple(exps), False, hw.core, hw.sim, secs)
+
+
+def rsadp(key: RsaKey, c: int, hw: Hardware | None = None, *, crt: bool = True, op: str = "rsadp") -> RsaResult:
+    """RSADP / RSASP1: m = c^d mod n, with CRT (two half-width
+    exponentiations and Garner's recombination) or without."""
+    hw = hw or Hardware()
+    _need_private(key, op)
+    if not 0 <= c < key.n:
+        raise ValueError("ciphertext representative out of range: need 0 <= c < n")
+    if crt and not _crt_ok(key):
+        raise ValueError("CRT needs p, q, dP, dQ and qInv; this key has only d (use crt=False)")
+    if not crt:
+        (m,), exps, secs = _run([("c^d mod n", c, key.d, key.n)], hw)
+        return RsaResult(op, m, tuple(exps), False, hw.core, hw.sim, secs)
+    p, q = key.p, key.q
+    (m1, m2), exps, secs = _run([("c^dP mod p", c % p, key.dp, p), ("c^dQ mod q", c % q, key.dq, q)], hw)
+    h = key.qinv * (m1 - m2) % p  # Garner
+    m = m2 + q * h
+    return RsaResult(op, m, tuple(exps), True, hw.core, hw.sim, secs)
+
+
+# ---------------------------------------------------------------------------
+# Encodings (RFC 8017), hashing with cryptography
+def _hash_name(name: str) -> str:
+    key = name.lower().replace("-", "").replace("/", "_")
+    if key not in HASHES:
+        raise ValueError(f"unsupported hash {name!r}; use one of {', '.join(HASHES)}")
+    return key
+
+
+def _digest(name: str, data: bytes) -> bytes:
+    h = hashes.Hash(HASHES[name]())
+    h.update(data)
+    return h.finalize()
+
+
+def mgf1(seed: bytes, length: int, hash_name: str = "sha256") -> bytes:
+    """MGF1 (RFC 8017 Appendix B.2.1)."""
+    hash_name = _hash_name(hash_name)
+    out = bytearray()
+    counter = 0
+    while len(out) < length:
+        out += _digest(hash_name, seed + counter.to_bytes(4, "big"))
+        counter += 1
+    return bytes(out[:length])
+
+
+def _xor(a: bytes, b: bytes) -> bytes:
+    return bytes(x ^ y for x, y in zip(a, b))
+
+
+def emsa_pkcs1_v15(message: bytes, em_len: int, hash_name: str = "sha256") -> bytes:
+    """EMSA-PKCS1-v1_5 (RFC 8017 Sec. 9.2): 00 01 FF..FF 00 DigestInfo."""
+    hash_name = _hash_name(hash_name)
+    t = DIGEST_INFO[hash_name] + _digest(hash_name, message)
+    if em_len < len(t) + 11:
+        raise ValueError(f"intended encoded message length too short: a {em_len * 8}-bit key cannot sign with {hash_name}")
+    return b"\x00\x01" + b"\xff" * (em_len - len(t) - 3) + b"\x00" + t
+
+
+def _salt_len(salt_length: int | str | None, em_len: int, h_len: int) -> int:
+    if salt_length is None or salt_length == "digest":
+        return h_len
+    if salt_length == "max":
+        return em_len - h_len - 2
+    if isinstance(salt_length, int) and salt_length >= 0:
+        return salt_length
+    raise ValueError(f"salt length must be 'digest', 'max' or a non-negative integer, got {salt_length!r}")
+
+
+def emsa_pss_encode(message: bytes, em_bits: int, hash_name: str = "sha256",
+                    salt_length: int | str | None = None, salt: bytes | None = None) -> bytes:
+    """EMSA-PSS-ENCODE (RFC 8017 Sec. 9.1.1) with MGF1 over the same hash.
+    ``salt`` fixes the salt (known-answer tests); otherwise it is random."""
+    hash_name = _hash_name(hash_name)
+    m_hash = _digest(hash_name, message)
+    h_len = len(m_hash)
+    em_len = (em_bits + 7) // 8
+    s_len = len(salt) if salt is not None else _salt_len(salt_length, em_len, h_len)
+    if em_len < h_len + s_len + 2:
+        raise ValueError(f"encoding error: a {em_bits + 1}-bit key is too short for {hash_name} with a {s_len}-byte salt")
+    if salt is None:
+        salt = os.urandom(s_len)
+    h = _digest(hash_name, b"\x00" * 8 + m_hash + salt)
+    db = b"\x00" * (em_len - s_len - h_len - 2) + b"\x01" + salt
+    masked = bytearray(_xor(db, mgf1(h, em_len - h_len - 1, hash_name)))
+    masked[0] &= 0xFF >> (8 * em_len - em_bits)
+    return bytes(masked) + h + b"\xbc"
+
+
+def emsa_pss_verify(message: bytes, em: bytes, em_bits: int, hash_name: str = "sha256",
+                    salt_length: int | str | None = "auto") -> None:
+    """EMSA-PSS-VERIFY (RFC 8017 Sec. 9.1.2); raises ValueError("...
+    inconsistent") when the encoding does not match.  ``salt_length="auto"``
+    takes the salt length from the encoding."""
+    hash_name = _hash_name(hash_name)
+    m_hash = _digest(hash_name, message)
+    h_len = len(m_hash)
+    em_len = (em_bits + 7) // 8
+    bad = ValueError("invalid signature: PSS encoding inconsistent")
+    if len(em) != em_len or em_len < h_len + 2 or em[-1] != 0xBC:
+        raise bad
+    masked, h = em[: em_len - h_len - 1], em[em_len - h_len - 1 : -1]
+    top = 0xFF >> (8 * em_len - em_bits)
+    if masked[0] & ~top & 0xFF:
+        raise bad
+    db = bytearray(_xor(masked, mgf1(h, em_len - h_len - 1, hash_name)))
+    db[0] &= top
+    if salt_length == "auto":
+        sep = next((i for i, b in enumerate(db) if b), None)
+        if sep is None or db[sep] != 0x01:
+            raise bad
+        s_len = len(db) - sep - 1
+    else:
+        s_len = _salt_len(salt_length, em_len, h_len)
+        if em_len < h_len + s_len + 2:
+            raise bad
+        ps_len = em_len - h_len - s_len - 2
+        if any(db[:ps_len]) or db[ps_len] != 0x01:
+            raise bad
+    salt = bytes(db[len(db) - s_len :]) if s_len else b""
+    if not hmac.compare_digest(h, _digest(hash_name, b"\x00" * 8 + m_hash + salt)):
+        raise bad
+
+
+def eme_pkcs1_v15_encode(message: bytes, k: int) -> bytes:
+    """EME-PKCS1-v1_5 (RFC 8017 Sec. 7.2.1): 00 02 PS 00 M, PS random nonzero."""
+    if len(message) > k - 11:
+        raise ValueError(f"message too long: {len(message)} bytes, at most {k - 11} with PKCS#1 v1.5 and a {k * 8}-bit key")
+    ps = bytearray()
+    while len(ps) < k - len(message) - 3:
+        ps += bytes(b for b in os.urandom(k) if b)
+    return b"\x00\x02" + bytes(ps[: k - len(message) - 3]) + b"\x00" + message
+
+
+def eme_pkcs1_v15_decode(em: bytes) -> bytes:
+    sep = em.find(b"\x00", 2)
+    if len(em) < 11 or em[0] != 0 or em[1] != 2 or sep < 10:
+        raise ValueError("decryption error")
+    return em[sep + 1 :]
+
+
+def eme_oaep_encode(message: bytes, k: int, hash_name: str = "sha256", label: bytes = b"",
+                    seed: bytes | None = None) -> bytes:
+    """EME-OAEP (RFC 8017 Sec. 7.1.1) with MGF1 over the same hash."""
+    hash_name = _hash_name(hash_name)
+    l_hash = _digest(hash_name, label)
+    h_len = len(l_hash)
+    if len(message) > k - 2 * h_len - 2:
+        raise ValueError(f"message too long: {len(message)} bytes, at most {max(0, k - 2 * h_len - 2)} "
+                         f"with OAEP/{hash_name} and a {k * 8}-bit key")
+    db = l_hash + b"\x00" * (k - len(message) - 2 * h_len - 2) + b"\x01" + message
+    seed = os.urandom(h_len) if seed is None else seed
+    masked_db = _xor(db, mgf1(seed, k - h_len - 1, hash_name))
+    masked_seed = _xor(seed, mgf1(masked_db, h_len, hash_name))
+    return b"\x00" + masked_seed + masked_db
+
+
+def eme_oaep_decode(em: bytes, k: int, hash_name: str = "sha256", label: bytes = b"") -> bytes:
+    hash_name = _hash_name(hash_name)
+    l_hash = _digest(hash_name, label)
+    h_len = len(l_hash)
+    err = ValueError("decryption error")
+    if k < 2 * h_len + 2 or len(em) != k or em[0] != 0:
+        raise err
+    masked_seed, masked_db = em[1 : 1 + h_len], em[1 + h_len :]
+    seed = _xor(masked_seed, mgf1(masked_db, h_len, hash_name))
+    db = _xor(masked_db, mgf1(seed, k - h_len - 1, hash_name))
+    if not hmac.compare_digest(db[:h_len], l_hash):
+        raise err
+    rest = db[h_len:]
+    sep = next((i for i, b in enumerate(rest) if b), None)
+    if sep is None or rest[sep] != 0x01:
+        raise err
+    return rest[sep + 1 :]
+
+
+# ---------------------------------------------------------------------------
+# Schemes
+def _with(res: RsaResult, op: str, data, padding: str, hash_name: str | None) -> RsaResult:
+    return RsaResult(op, data, res.exps, res.crt, res.core, res.sim, res.seconds, padding, hash_name)
+
+
+def encrypt(key: RsaKey, message: bytes, hw: Hardware | None = None, *, padding: str = "oaep",
+            hash: str = "sha256", label: bytes = b"") -> RsaResult:
+    """RSAES-OAEP or RSAES-PKCS1-v1_5 encryption; ``data`` is the k-byte ciphertext."""
+    k = key.size
+    if padding == "oaep":
+        em = eme_oaep_encode(message, k, hash, label)
+    elif padding == "pkcs1v15":
+        em = eme_pkcs1_v15_encode(message, k)
+        hash = None
+    else:
+        raise ValueError(f"unknown encryption padding {padding!r}; use {' or '.join(CRYPT_PADDINGS)}")
+    res = rsaep(key, os2ip(em), hw)
+    return _with(res, "encrypt", i2osp(res.data, k), padding, hash and _hash_name(hash))
+
+
+def decrypt(key: RsaKey, ciphertext: bytes, hw: Hardware | None = None, *, padding: str = "oaep",
+            hash: str = "sha256", label: bytes = b"", crt: bool = True) -> RsaResult:
+    """RSAES-OAEP or RSAES-PKCS1-v1_5 decryption; ``data`` is the message.
+    Raises ValueError("decryption error") on a bad padding."""
+    _need_private(key, "decrypt")
+    k = key.size
+    if padding not in CRYPT_PADDINGS:
+        raise ValueError(f"unknown encryption padding {padding!r}; use {' or '.join(CRYPT_PADDINGS)}")
+    if len(ciphertext) != k:
+        raise ValueError(f"decryption error: ciphertext is {len(ciphertext)} bytes, the key needs {k}")
+    c = os2ip(ciphertext)
+    if c >= key.n:
+        raise ValueError("decryption error: ciphertext representative not below n")
+    res = rsadp(key, c, hw, crt=crt)
+    em = i2osp(res.data, k)
+    if padding == "oaep":
+        msg = eme_oaep_decode(em, k, hash, label)
+    else:
+        msg, hash = eme_pkcs1_v15_decode(em), None
+    return _with(res, "decrypt", msg, padding, hash and _hash_name(hash))
+
+
+def sign(key: RsaKey, message: bytes, hw: Hardware | None = None, *, padding: str = "pkcs1v15",
+         hash: str = "sha256", crt: bool = True, salt_length: int | str | None = None,
+         salt: bytes | None = None) -> RsaResult:
+    """RSASSA-PKCS1-v1_5 or RSASSA-PSS signature; ``data`` is the k-byte signature.
+    PSS: ``salt_length`` "digest" (default), "max" or bytes; ``salt`` fixes the salt."""
+    _need_private(key, "sign")
+    hash = _hash_name(hash)
+    k = key.size
+    if padding == "pkcs1v15":
+        em = emsa_pkcs1_v15(message, k, hash)
+    elif padding == "pss":
+        em = emsa_pss_encode(message, key.bits - 1, hash, salt_length, salt)
+    else:
+        raise ValueError(f"unknown signature padding {padding!r}; use {' or '.join(SIGN_PADDINGS)}")
+    res = rsadp(key, os2ip(em), hw, crt=crt, op="sign")
+    return _with(res, "sign", i2osp(res.data, k), padding, hash)
+
+
+def verify(key: RsaKey, message: bytes, signature: bytes, hw: Hardware | None = None, *,
+           padding: str = "pkcs1v15", hash: str = "sha256", salt_length: int | str | None = "auto") -> RsaResult:
+    """RSASSA-PKCS1-v1_5 or RSASSA-PSS verification.  Returns a result with
+    ``data`` True; raises ValueError("invalid signature: ...") otherwise."""
+    hash = _hash_name(hash)
+    k = key.size
+    if padding not in SIGN_PADDINGS:
+        raise ValueError(f"unknown signature padding {padding!r}; use {' or '.join(SIGN_PADDINGS)}")
+    if len(signature) != k:
+        raise ValueError(f"invalid signature: {len(signature)} bytes, the key needs {k}")
+    s = os2ip(signature)
+    if s >= key.n:
+        raise ValueError("invalid signature: signature representative not below n")
+    res = rsaep(key, s, hw, op="verify")
+    m = res.data
+    if padding == "pkcs1v15":
+        # RFC 8017 Sec. 8.2.2: compare with the encoding of the message.
+        if not hmac.compare_digest(i2osp(m, k), emsa_pkcs1_v15(message, k, hash)):
+            raise ValueError("invalid signature: PKCS#1 v1.5 encoding does not match the message")
+    else:
+        em_bits = key.bits - 1
+        em_len = (em_bits + 7) // 8
+        if m >= 1 << (8 * em_len):
+            raise ValueError("invalid signature: PSS encoding inconsistent")
+        emsa_pss_verify(message, i2osp(m, em_len), em_bits, hash, salt_length)
+    return _with(res, "verify", True, padding, hash)
