@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 
 from . import cores
 from .models import InputError
@@ -314,6 +315,46 @@ def cmd_synth(args) -> int:
     return 1 if any("error" in r for r in results) else 0
 
 
+def cmd_report(args) -> int:
+    """Measure (or take from the caches) cycles, area, delay and FPGA
+    resources of every core; write results.md, results.json and the plots."""
+    from . import synth as sy
+    from .report import render, results
+
+    widths = tuple(int(w) for w in _csv(args.widths))
+    fpga = tuple(int(w) for w in _csv(args.fpga_widths)) if args.fpga_widths else ()
+    only = _csv(args.core) if args.core else None
+    out = Path(args.out) if args.out else cores.ROOT / "docs"
+    if not widths:
+        raise ValueError("--widths needs at least one width")
+    argv = ["montmul report"]
+    if args.widths != "1024,2048":
+        argv.append(f"--widths {args.widths}")
+    if args.fpga_widths != "256":
+        argv.append(f"--fpga-widths {args.fpga_widths}")
+    if args.core:
+        argv.append(f"--core {args.core}")
+    if args.samples != 10000:
+        argv.append(f"--samples {args.samples}")
+
+    def progress(job, res):
+        state = "FAILED" if "error" in res else ("cached" if res.get("cached") else f"{res['seconds']['total']} s")
+        print(f"  {job.core} {job.params or ''} width {job.width} {job.target}: {state}", file=sys.stderr)
+
+    try:
+        data = results.build(widths, fpga, only, args.samples, args.seed, args.jobs, args.force, progress)
+    except sy.ToolError as exc:
+        return _fail(str(exc), 1)
+    readme = cores.ROOT / "README.md" if args.out is None and only is None else None
+    paths = render.write(data, out, " ".join(argv), readme)
+    for pth in paths:
+        print(f"wrote {pth}")
+    print(f"report: {data['synth_jobs']} synthesis jobs ({data['synth_fresh']} fresh), "
+          f"{data['seconds']['total']} s wall")
+    return 1 if any("error" in v for r in data["rows"] for ws in r["widths"].values()
+                    for v in ws.values() if isinstance(v, dict)) else 0
+
+
 # --------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="montmul", description="Montgomery multiplier cores: models, RTL simulation, statistics")
@@ -384,6 +425,19 @@ def build_parser() -> argparse.ArgumentParser:
     sy.add_argument("--seed", type=int, default=1)
     sy.add_argument("--json", action="store_true", help="print one JSON object")
     sy.set_defaults(func=cmd_synth)
+
+    rp = sub.add_parser("report", help="cycles, area, delay and FPGA resources of every core beside the papers "
+                                        "(docs/results.md, plots)")
+    rp.add_argument("--widths", default="1024,2048", help="widths for cycles and the ASIC flow (comma-separated)")
+    rp.add_argument("--fpga-widths", default="256", help="widths for the ECP5 and Xilinx flows ('' for none)")
+    rp.add_argument("--core", help="only these cores or row labels (comma-separated); default every core")
+    rp.add_argument("--out", help="output directory (default docs/; the README's headline table is refreshed "
+                                  "only then)")
+    rp.add_argument("--samples", type=int, default=10000, help="random operand sets per cycle average")
+    rp.add_argument("--seed", type=int, default=1)
+    rp.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel processes")
+    rp.add_argument("--force", action="store_true", help="rerun synthesis even when cached")
+    rp.set_defaults(func=cmd_report)
     return p
 
 

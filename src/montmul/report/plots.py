@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: Apache-2.0
+"""PNG figures of the report (matplotlib, no display needed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import papers
+from .results import _get, pareto
+
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def area_vs_time(data: dict, w: int, path: Path) -> list[str]:
+    """Area against time per multiplication (ASIC), Pareto front marked; the
+    paper's published points (other technology) in a second panel.  Returns
+    the labels on our front."""
+    plt = _plt()
+    pts = []
+    for row in data["rows"]:
+        a = _get(row, w, "asic")
+        if a:
+            pts.append((a["figures"]["time_us"], a["figures"]["area"] / 1e6, row["label"]))
+    pub = [(p.time_us, p.area_um2 / 1e6, p.label) for p in papers.ASIC_000.get(w, [])]
+    panels = [("montmul, OSU 0.18 um (Yosys/ABC + OpenSTA)", pts)]
+    if pub:
+        panels.append(("paper 000, TSMC 90 nm (post-layout)", pub))
+    fig, axes = plt.subplots(1, len(panels), figsize=(6.4 * len(panels), 4.8), squeeze=False)
+    fronts = []
+    for ax, (title, ps) in zip(axes[0], panels):
+        front = pareto(ps)
+        fronts.append(front)
+        for x, y, lab in ps:
+            on = lab in front
+            ax.scatter([x], [y], s=40 if on else 25, c="tab:red" if on else "tab:blue", zorder=3)
+            ax.annotate(lab, (x, y), textcoords="offset points", xytext=(4, 4), fontsize=7)
+        fp = sorted((x, y) for x, y, lab in ps if lab in front)
+        if len(fp) > 1:
+            ax.step([p[0] for p in fp], [p[1] for p in fp], where="post", c="tab:red", lw=1, label="Pareto front")
+            ax.legend(fontsize=8)
+        ax.set_xlabel("time per multiplication (us) = cycles x delay")
+        ax.set_ylabel("cell area (mm^2)")
+        ax.set_title(f"{title}\n{w}-bit", fontsize=9)
+        ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return fronts[0]
+
+
+def cycles(data: dict, path: Path) -> None:
+    """Average cycles per multiplication, per design and width; the paper's
+    1024-bit counts as markers."""
+    plt = _plt()
+    widths = data["widths"]
+    rows = data["rows"]
+    fig, ax = plt.subplots(figsize=(10, 4.8))
+    n = len(widths)
+    bw = 0.8 / max(n, 1)
+    pub = {w: {p.label: p.cycles for p in papers.ASIC_000.get(w, [])} for w in widths}
+    for i, w in enumerate(widths):
+        ys = [row["widths"][str(w)]["cycles"]["avg"] / w for row in rows]
+        xs = [j + (i - (n - 1) / 2) * bw for j in range(len(rows))]
+        ax.bar(xs, ys, bw, label=f"montmul {w}-bit (cycles / k)")
+        px = [x for x, row in zip(xs, rows) if row["label"] in pub[w]]
+        py = [pub[w][row["label"]] / w for row in rows if row["label"] in pub[w]]
+        if px:
+            ax.scatter(px, py, marker="_", s=200, c="k", zorder=3, label=f"paper 000 {w}-bit" if i == 0 else None)
+    ax.set_xticks(range(len(rows)))
+    ax.set_xticklabels([r["label"] for r in rows], rotation=30, ha="right", fontsize=8)
+    ax.set_ylabel("average cycles per multiplication / k")
+    ax.set_title(f"cycles per multiplication ({data['samples']} random operand sets, model)", fontsize=9)
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def atp(data: dict, path: Path) -> None:
+    """Area-time product relative to FCS-MM-1 (ours per width; the paper's
+    at 1024 bits), so technologies compare."""
+    from .results import relative_to_fcs1
+
+    plt = _plt()
+    widths = data["widths"]
+    series = []
+    for w in widths:
+        rel = relative_to_fcs1(data, w)
+        if rel:
+            series.append((f"montmul {w}-bit", {e["label"]: e["ours"]["atp"] for e in rel}))
+            pub = {e["label"]: e["paper"]["atp"] for e in rel if "paper" in e}
+            if pub:
+                series.append((f"paper 000 {w}-bit", pub))
+    labels = [r["label"] for r in data["rows"]]
+    fig, ax = plt.subplots(figsize=(10, 4.8))
+    n = max(len(series), 1)
+    bw = 0.8 / n
+    for i, (name, vals) in enumerate(series):
+        xs = [j + (i - (n - 1) / 2) * bw for j, lab in enumerate(labels) if lab in vals]
+        ys = [vals[lab] for lab in labels if lab in vals]
+        ax.bar(xs, ys, bw, label=name, hatch="//" if name.startswith("paper") else None)
+    ax.axhline(1.0, c="k", lw=0.8)
+    ax.set_xticks(range(len(labels)))
+    ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=8)
+    ax.set_ylabel("area x time, relative to FCS-MM-1")
+    ax.set_title("area-time product (lower is better)", fontsize=9)
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

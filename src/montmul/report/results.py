@@ -1,0 +1,301 @@
+# SPDX-License-Identifier: Apache-2.0
+"""``montmul report``: cycles, area, delay and FPGA resources of every
+registered core, beside the source papers' published numbers.
+
+    from montmul.report import results
+    data = results.build(widths=(1024, 2048), fpga_widths=(256,))
+    results.write(data, out_dir)          # results.md, results.json, figures/*.png
+
+Rows follow paper 000's Table III (:data:`montmul.report.table3.ROWS`: one
+row per design and parameter set); cores of the registry that no row names
+get a row of their own, so a new core shows up without editing this file.
+Cycles come from the cycle-exact models (every RTL bench checks each latency
+against them) over random operands; synthesis through
+:mod:`montmul.synth` (cached, parallel).  Both caches make a second run
+cheap.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import cores, synth
+from ..cores import ROOT
+from . import papers
+from .table3 import FCS1_LABEL, ROWS
+
+#: nextpnr-ecp5 (YoWASP/WASM build) overflows its stack routing cores wider
+#: than this; wider ECP5 runs are skipped with that reason.
+ECP5_MAX_WIDTH = 512
+
+CACHE = ROOT / "build" / "report"
+
+
+@dataclass(frozen=True)
+class Design:
+    label: str
+    core: str
+    params: dict[str, int] = field(default_factory=dict)
+    note: str = ""
+
+
+def designs(only: list[str] | None = None) -> list[Design]:
+    """The report's rows: paper 000's designs, then every other registered core."""
+    out = [Design(r.label, r.core, dict(r.params), r.note) for r in ROWS if r.core in cores.CORES]
+    named = {d.core for d in out}
+    out += [Design(c.name, c.name, {}, c.description) for c in cores.CORES.values() if c.name not in named]
+    if only:
+        unknown = sorted(set(only) - {d.core for d in out} - {d.label for d in out})
+        if unknown:
+            raise ValueError(f"no core or row named {', '.join(unknown)}; see `montmul cores`")
+        out = [d for d in out if d.core in only or d.label in only]
+    return out
+
+
+# --------------------------------------------------------------------------
+# Cycles (model statistics, cached)
+
+def _model_hash() -> str:
+    h = hashlib.sha256()
+    src = ROOT / "src" / "montmul"
+    for p in sorted([src / "cores.py", src / "stats.py", *(src / "models").rglob("*.py")]):
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _cycles_one(args) -> dict:
+    core_name, params, width, samples, seed = args
+    from ..stats import cycle_stats
+
+    s = cycle_stats(cores.get(core_name), width, samples, seed, "model", params=params or None)
+    return {k: s[k] for k in ("avg", "min", "max", "std", "model_breakdown_avg")}
+
+
+def cycles(items: list[tuple[str, dict, int]], samples: int, seed: int, jobs: int = 1) -> list[dict]:
+    """Model cycle statistics for (core, params, width) items, cached in
+    ``build/report/`` by the model sources' hash."""
+    mh = _model_hash()
+    out: list[dict | None] = []
+    todo = []
+    for i, (c, p, w) in enumerate(items):
+        key = hashlib.sha256(json.dumps([c, sorted(p.items()), w, samples, seed, mh]).encode()).hexdigest()[:20]
+        f = CACHE / f"cycles_{key}.json"
+        if f.is_file():
+            out.append(json.loads(f.read_text()))
+        else:
+            out.append(None)
+            todo.append((i, f, (c, p, w, samples, seed)))
+    if todo:
+        CACHE.mkdir(parents=True, exist_ok=True)
+        with ProcessPoolExecutor(max(1, min(jobs, len(todo)))) as pool:
+            for (i, f, _), res in zip(todo, pool.map(_cycles_one, [t[2] for t in todo])):
+                f.write_text(json.dumps(res))
+                out[i] = res
+    return out  # type: ignore[return-value]
+
+
+# --------------------------------------------------------------------------
+# Netlist facts behind a number
+
+_LIB_AREAS: dict[str, dict[str, float]] = {}
+
+
+def liberty_areas(path) -> dict[str, float]:
+    """Cell name -> area of every cell of a liberty file (the first ``area``
+    attribute inside each ``cell (...) {`` group)."""
+    key = str(path)
+    if key not in _LIB_AREAS:
+        text = Path(path).read_text(errors="replace")
+        cells = re.finditer(r"\bcell\s*\(\s*\"?([\w$]+)\"?\s*\)\s*\{", text)
+        out = {}
+        for m in cells:
+            a = re.compile(r"\barea\s*:\s*([\d.]+)").search(text, m.end(), m.end() + 2000)
+            if a:
+                out[m.group(1)] = float(a.group(1))
+        _LIB_AREAS[key] = out
+    return _LIB_AREAS[key]
+
+
+def _cell_areas(result: dict) -> dict[str, float]:
+    areas = liberty_areas(ROOT / result["options"]["liberty"])
+    missing = sorted(set(result["cells"]) - set(areas))
+    if missing:
+        raise ValueError(f"{result['options']['liberty']}: no area for cell(s) {', '.join(missing)}")
+    return {c: areas[c] for c in result["cells"]}
+
+
+def asic_facts(result: dict) -> dict:
+    """What the ASIC netlist says: area split (sequential, by cell type) and
+    the critical path's cells."""
+    areas = _cell_areas(result)
+    by_cell = sorted(((n * areas[c], c, n) for c, n in result["cells"].items()), reverse=True)
+    total = result["area_um2"]
+    cp = result.get("critical_path") or {}
+    path_cells: dict[str, int] = {}
+    for step in cp.get("cells", [])[1:]:
+        path_cells[step["cell"]] = path_cells.get(step["cell"], 0) + 1
+    return {
+        "seq_share": result.get("sequential_area_um2", 0.0) / total if total else 0.0,
+        "top_cells": [{"cell": c, "count": n, "area_um2": a, "share": a / total} for a, c, n in by_cell[:4]],
+        "path": {"start": cp.get("startpoint", result.get("startpoint")),
+                 "end": cp.get("endpoint", result.get("endpoint")),
+                 "levels": cp.get("logic_levels"), "cells": path_cells},
+    }
+
+
+# --------------------------------------------------------------------------
+
+def build(
+    widths=(1024, 2048),
+    fpga_widths=(256,),
+    only: list[str] | None = None,
+    samples: int = 10000,
+    seed: int = 1,
+    jobs: int | None = None,
+    force: bool = False,
+    progress=None,
+) -> dict:
+    """Measure (or take from the caches) everything the report shows."""
+    t0 = time.monotonic()
+    jobs = jobs or os.cpu_count() or 1
+    rows = designs(only)
+    all_widths = sorted(set(widths) | set(fpga_widths))
+    # cycles
+    items = [(d.core, d.params, w) for d in rows for w in all_widths]
+    cyc = dict(zip([(c, json.dumps(p, sort_keys=True), w) for c, p, w in items], cycles(items, samples, seed, jobs)))
+    t_cycles = time.monotonic() - t0
+    # synthesis
+    sjobs: list[synth.Job] = []
+    skipped: list[dict] = []
+    for d in rows:
+        for w in widths:
+            sjobs.append(synth.Job(d.core, w, "asic", d.params))
+        for w in fpga_widths:
+            sjobs.append(synth.Job(d.core, w, "xilinx", d.params))
+            if w <= ECP5_MAX_WIDTH:
+                sjobs.append(synth.Job(d.core, w, "ecp5", d.params))
+            else:
+                skipped.append({"core": d.core, "width": w, "target": "ecp5",
+                                "reason": f"nextpnr-ecp5 (YoWASP) overflows its stack above {ECP5_MAX_WIDTH} bits"})
+    res = synth.run_many(sjobs, workers=jobs, force=force, on_error="return", progress=progress)
+    table: list[dict] = []
+    for d in rows:
+        entry = {"label": d.label, "core": d.core, "params": d.params, "note": d.note, "widths": {}}
+        for w in all_widths:
+            entry["widths"][str(w)] = {"cycles": cyc[(d.core, json.dumps(d.params, sort_keys=True), w)]}
+        table.append(entry)
+    by_label = {e["label"]: e for e in table}
+    fresh = 0
+    tool_seconds = 0.0
+    for j, r in zip(sjobs, res):
+        label = next(d.label for d in rows if d.core == j.core and d.params == j.params)
+        slot = by_label[label]["widths"][str(j.width)]
+        if "error" in r:
+            slot[j.target] = {"error": r["error"]}
+            continue
+        fresh += 0 if r.get("cached") else 1
+        tool_seconds += r["seconds"]["total"]
+        r = dict(r)
+        r["figures"] = synth.figures(r, slot["cycles"]["avg"])
+        if j.target == "asic":
+            r["facts"] = asic_facts(r)
+            r.pop("critical_path", None)
+        slot[j.target] = r
+    return {
+        "widths": list(widths),
+        "fpga_widths": list(fpga_widths),
+        "samples": samples,
+        "seed": seed,
+        "rows": table,
+        "skipped": skipped,
+        "synth_jobs": len(sjobs),
+        "synth_fresh": fresh,
+        "synth_tool_seconds": round(tool_seconds, 1),
+        "seconds": {"cycles": round(t_cycles, 1), "total": round(time.monotonic() - t0, 1)},
+        "tools": _tool_versions(res),
+    }
+
+
+def _tool_versions(results: list[dict]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for r in results:
+        out.update(r.get("tools", {}))
+    return out
+
+
+# --------------------------------------------------------------------------
+# Derived comparisons
+
+def _get(row: dict, w: int, target: str) -> dict | None:
+    r = row["widths"].get(str(w), {}).get(target)
+    return r if r and "error" not in r else None
+
+
+def pct(new: float, old: float) -> float:
+    return (new / old - 1) * 100
+
+
+def ratio_new_vs_mmm42(data: dict) -> list[dict]:
+    """SCS-MM-New against FCS-MMM42, ours and paper 000's, per width."""
+    rows = {r["label"]: r for r in data["rows"]}
+    out = []
+    if "SCS-MM-New" not in rows or "FCS-MMM42" not in rows:
+        return out
+    for w in data["widths"]:
+        a, b = _get(rows["SCS-MM-New"], w, "asic"), _get(rows["FCS-MMM42"], w, "asic")
+        if not a or not b:
+            continue
+        fa, fb = a["figures"], b["figures"]
+        ours = {
+            "delay": pct(fa["delay_ns"], fb["delay_ns"]),
+            "area": pct(fa["area"], fb["area"]),
+            "throughput": pct(fa["throughput_mbps"], fb["throughput_mbps"]),
+            "atp": pct(fa["atp"], fb["atp"]),
+            "cycles": pct(fa["cycles"], fb["cycles"]),
+        }
+        out.append({"width": w, "ours": ours, "paper": papers.RATIO_NEW_VS_MMM42.get(w, {})})
+    return out
+
+
+def relative_to_fcs1(data: dict, w: int) -> list[dict]:
+    """Every paper-000 design relative to FCS-MM-1 (= 1.00), ours and the
+    paper's, at width ``w``: the technology-independent comparison."""
+    rows = {r["label"]: r for r in data["rows"]}
+    ref = rows.get(FCS1_LABEL)
+    ref_asic = _get(ref, w, "asic") if ref else None
+    if not ref_asic:
+        return []
+    pub = {p.label: p for p in papers.ASIC_000.get(w, [])}
+    pref = pub.get(FCS1_LABEL)
+    out = []
+    for label, row in rows.items():
+        a = _get(row, w, "asic")
+        if not a:
+            continue
+        f, fr = a["figures"], ref_asic["figures"]
+        e = {"label": label,
+             "ours": {k: f[k] / fr[k] for k in ("cycles", "delay_ns", "area", "time_ns", "atp")}}
+        p = pub.get(label)
+        if p and pref:
+            e["paper"] = {"cycles": p.cycles / pref.cycles, "delay_ns": p.delay_ns / pref.delay_ns,
+                          "area": p.area_um2 / pref.area_um2, "time_ns": p.time_us / pref.time_us,
+                          "atp": p.atp / pref.atp}
+        out.append(e)
+    return out
+
+
+def pareto(points: list[tuple[float, float, str]]) -> list[str]:
+    """Labels of the points no other point beats in both coordinates
+    (smaller is better in both), sorted by the first coordinate."""
+    front = []
+    for x, y, lab in sorted(points):
+        if not front or y < front[-1][1]:
+            front.append((x, y, lab))
+    return [lab for _, _, lab in front]
