@@ -193,3 +193,31 @@ def test_modexp_batch_model_and_width():
     assert out == [modexp_model(b, e, n, core="scs1", width=16, params={"CpaWidth": 4}) for b, e, n in jobs]
     with pytest.raises(ValueError):
         modexp(jobs, sim="spice")
+
+
+def test_checked_in_wrapper_is_generated():
+    """rtl/modexp/mm_modexp_core.sv (the default core, for lint and FuseSoC)
+    is exactly what the generator writes for the reference core."""
+    from montmul.modexp import CORE_WRAPPER, DEFAULT_CORE, core_wrapper
+
+    path = cores.RTL / "modexp" / f"{CORE_WRAPPER}.sv"
+    assert path.read_text() == core_wrapper(DEFAULT_CORE), (
+        "regenerate: python -c \"from montmul.modexp import *; "
+        "write_core_wrapper('rtl/modexp/mm_modexp_core.sv', DEFAULT_CORE)\""
+    )
+
+
+@pytest.mark.parametrize("core", ALL)
+def test_wrapper_follows_the_registry(core):
+    """The generated wrapper instantiates the registry's top module with its
+    fixed parameters (no list of cores anywhere in the engine)."""
+    from montmul.modexp import core_hdl_params, core_wrapper
+
+    c = cores.get(core)
+    text = core_wrapper(core)
+    assert f"  {c.top} #(" in text and "module mm_modexp_core" in text
+    for k, v in core_hdl_params(core).items():
+        lit = f"1'b{v}" if v in (0, 1) else str(v)
+        assert f"({lit})" in text.split(f".{k}", 1)[1].splitlines()[0]
+    for k, v in c.hdl_overrides.items():
+        assert core_hdl_params(core)[k] == v

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// mm_modexp: modular exponentiation X = base^exp mod N on top of any montmul
+// core (docs/modexp.md).  The core is the module mm_modexp_core, a one-line
+// wrapper that the Python tooling generates from the core's registry entry
+// (montmul.modexp.core_wrapper) into the build directory; so the engine names
+// no core, and a newly registered core needs no change here.  The checked-in
+// rtl/modexp/mm_modexp_core.sv wraps the reference core mm_r2_basic.
+//
+// Algorithm, with MM(a, b) = a*b*R^-1 mod N the core's Montgomery product
+// (R = the core's radix, values in [0, 2N)):
+//   one = MM(R2, 1)                     R mod N
+//   chk = MM(one, 1), reduced:  must be 1, else R2 != R^2 mod N: err
+//   y   = MM(base, R2)                  base in the Montgomery domain
+//   x   = one
+//   for i = exp_len-1 downto 0:
+//     mode 0 (paper 004, Algorithm 2: left-to-right square-and-multiply):
+//       x = MM(x, x); if e_i: x = MM(x, y)
+//     mode 1 (Montgomery powering ladder, invariant y = x*base):
+//       e_i = 1: x = MM(x, y); y = MM(y, y)
+//       e_i = 0: y = MM(x, y); x = MM(x, x)
+//   result = MM(x, 1), minus N if >= N
+// Every product is in [0, 2N) and every operand below 2N, so products chain
+// with no subtraction (Walter's bound); one subtraction at the end.  The exit
+// product MM(x, 1) is congruent to base^exp, and the subtraction brings it
+// into [0, N).
+//
+// Latency: each core product costs its latency L_i + 2 (the core's accepting
+// edge and the edge that takes its response), each of the two reductions one
+// cycle: L = sum(L_i + 2) + 2.  A rejected request is answered at the
+// accepting edge (L = 0).  In mode 1 the sequence of products depends on
+// exp_len only, so on a constant-time core the latency does too.
+`include "mm_macros.svh"
+
+module mm_modexp #(
+  parameter int Width = 32  // modulus width k: 3 .. 8192
+) (
+  input  logic                     clk_i,
+  input  logic                     rst_ni,
+  // request
+  input  logic                     in_valid_i,
+  output logic                     in_ready_o,
+  input  logic [Width-1:0]         base_i,     // base, below N
+  input  logic [Width-1:0]         exp_i,      // exponent; bits >= exp_len_i must be 0
+  input  logic [$clog2(Width+1)-1:0] exp_len_i,  // exponent length t: 1 .. Width
+  input  logic [Width-1:0]         n_i,        // odd N, 3 <= N < 2^Width
+  input  logic [Width-1:0]         r2_i,       // R^2 mod N (R: the core's radix)
+  input  logic                     ladder_i,   // 0: square-and-multiply, 1: ladder
+  // response
+  output logic                     out_valid_o,
+  input  logic                     out_ready_i,
+  output logic [Width-1:0]         result_o,   // base^exp mod N, in [0, N); 0 on err
+  output logic                     err_o       // request rejected; result_o is 0
+);
+
+  if (Width < 3 || Width > 8192) begin : gen_bad_width
+    `MM_FATAL("mm_modexp: Width must be in [3, 8192]")
+  end
+
+  localparam int LenW = $clog2(Width + 1);
+  localparam int IdxW = $clog2(Width);  // bit index 0 .. Width-1
+
+  typedef enum logic [2:0] {
+    StIdle,    // ready for a request
+    StMul,     // present a product to the core
+    StWait,    // wait for the core's response, take it
+    StReduce,  // one conditional subtraction of N
+    StDone     // hold the response
+  } state_e;
+
+  typedef enum logic [2:0] {
+    PhOne,   // one = MM(R2, 1)
+    PhChk,   // chk = MM(one, 1)
+    PhBase,  // y = MM(base, R2)
+    PhLoop,  // the exponent bits
+    PhExit   // MM(x, 1)
+  } phase_e;
+
+  state_e            state_q, state_d;
+  phase_e            phase_q, phase_d;
+  logic              sub_q, sub_d;        // second product of the current bit
+  logic [IdxW-1:0]   idx_q, idx_d;        // current exponent bit
+  logic              ladder_q, ladder_d;
+  logic [Width-1:0]  n_q, n_d;
+  logic [Width-1:0]  e_q, e_d;
+  logic [Width-1:0]  r2_q, r2_d;
+  logic [Width-1:0]  base_q, base_d;
+  logic [Width:0]    x_q, x_d;            // accumulator / ladder R0, in [0, 2N)
+  logic [Width:0]    y_q, y_d;            // base*R / ladder R1 / value to reduce / result
+  logic              err_q, err_d;
+
+  // Request checks, in the accepting cycle (like the cores' mm_in_check).
+  logic              req_err;
+  logic              bad_n, bad_base, bad_len, bad_exp, bad_r2;
+  logic [Width-1:0]  hi_mask;             // exponent bits at or above exp_len_i
+
+  // exp_len_i > Width: only possible when Width + 1 is not a power of two.
+  logic              len_above;
+  if ((1 << LenW) - 1 > Width) begin : gen_len_above
+    assign len_above = exp_len_i > LenW'(Width);
+  end else begin : gen_len_fits
+    assign len_above = 1'b0;
+  end
+
+  always_comb begin
+    for (int i = 0; i < Width; i++) begin
+      hi_mask[i] = (LenW'(i) >= exp_len_i);
+    end
+    bad_n    = ~n_i[0] | ~|n_i[Width-1:1];  // even, or N = 1
+    bad_base = base_i >= n_i;
+    bad_len  = (exp_len_i == '0) || len_above;
+    bad_exp  = |(exp_i & hi_mask);
+    bad_r2   = r2_i >= n_i;
+    req_err  = bad_n | bad_base | bad_len | bad_exp | bad_r2;
+  end
+
+  // The core.
+  logic              core_in_valid, core_in_ready;
+  logic              core_out_valid, core_out_ready;
+  logic [Width:0]    op_a, op_b, core_s;
+  logic              core_err;
+
+  mm_modexp_core #(
+    .Width(Width)
+  ) u_core (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (core_in_valid),
+    .in_ready_o (core_in_ready),
+    .a_i        (op_a),
+    .b_i        (op_b),
+    .n_i        (n_q),
+    .out_valid_o(core_out_valid),
+    .out_ready_i(core_out_ready),
+    .s_o        (core_s),
+    .err_o      (core_err)
+  );
+
+  localparam logic [Width:0] One = {{Width{1'b0}}, 1'b1};
+
+  logic              ebit;                // exponent bit idx_q
+  logic [Width+1:0]  diff;                // y - N; the top bit borrows when y < N
+  logic [Width:0]    red;                 // y mod N, for y in [0, 2N)
+  logic              last_bit;
+
+  always_comb begin
+    ebit     = e_q[idx_q];
+    last_bit = (idx_q == '0);
+    diff     = {1'b0, y_q} - {2'b00, n_q};
+    red      = diff[Width+1] ? y_q : diff[Width:0];
+
+    // Operands of the current product.
+    op_a = x_q;
+    op_b = One;
+    unique case (phase_q)
+      PhOne: begin
+        op_a = {1'b0, r2_q};
+        op_b = One;
+      end
+      PhChk, PhExit: begin
+        op_a = x_q;
+        op_b = One;
+      end
+      PhBase: begin
+        op_a = {1'b0, base_q};
+        op_b = {1'b0, r2_q};
+      end
+      PhLoop: begin
+        if (ladder_q) begin
+          // First x*y, then the square of the register the product did not
+          // overwrite: y*y when e_i = 1, x*x when e_i = 0.
+          if (!sub_q) begin
+            op_a = x_q;
+            op_b = y_q;
+          end else if (ebit) begin
+            op_a = y_q;
+            op_b = y_q;
+          end else begin
+            op_a = x_q;
+            op_b = x_q;
+          end
+        end else begin
+          op_a = x_q;
+          op_b = sub_q ? y_q : x_q;
+        end
+      end
+      default: begin
+        op_a = x_q;
+        op_b = One;
+      end
+    endcase
+  end
+
+  always_comb begin
+    state_d  = state_q;
+    phase_d  = phase_q;
+    sub_d    = sub_q;
+    idx_d    = idx_q;
+    ladder_d = ladder_q;
+    n_d      = n_q;
+    e_d      = e_q;
+    r2_d     = r2_q;
+    base_d   = base_q;
+    x_d      = x_q;
+    y_d      = y_q;
+    err_d    = err_q;
+    unique case (state_q)
+      StIdle: begin
+        if (in_valid_i) begin
+          n_d      = n_i;
+          e_d      = exp_i;
+          r2_d     = r2_i;
+          base_d   = base_i;
+          ladder_d = ladder_i;
+          // exp_len_i is in [1, Width] unless rejected: t-1 fits IdxW bits.
+          idx_d    = IdxW'(exp_len_i - 1'b1);
+          phase_d  = PhOne;
+          sub_d    = 1'b0;
+          x_d      = '0;
+          y_d      = '0;
+          err_d    = req_err;
+          if (req_err) begin
+            state_d = StDone;
+          end else begin
+            state_d = StMul;
+          end
+        end
+      end
+      StMul: begin
+        if (core_in_ready) begin
+          state_d = StWait;
+        end
+      end
+      StWait: begin
+        if (core_out_valid) begin
+          state_d = StMul;
+          if (core_err) begin
+            // Never expected (the requests were checked): answer err.
+            err_d   = 1'b1;
+            y_d     = '0;
+            state_d = StDone;
+          end else begin
+            unique case (phase_q)
+              PhOne: begin
+                x_d     = core_s;
+                phase_d = PhChk;
+              end
+              PhChk: begin
+                y_d     = core_s;
+                state_d = StReduce;
+              end
+              PhBase: begin
+                y_d     = core_s;
+                phase_d = PhLoop;
+              end
+              PhLoop: begin
+                if (ladder_q) begin
+                  if (!sub_q) begin
+                    if (ebit) begin
+                      x_d = core_s;
+                    end else begin
+                      y_d = core_s;
+                    end
+                  end else if (ebit) begin
+                    y_d = core_s;
+                  end else begin
+                    x_d = core_s;
+                  end
+                end else begin
+                  x_d = core_s;
+                end
+                // The bit is done after the ladder's second product, or after
+                // the square when the bit is 0, or after the multiplication.
+                if (!sub_q && (ladder_q || ebit)) begin
+                  sub_d = 1'b1;
+                end else begin
+                  sub_d = 1'b0;
+                  if (last_bit) begin
+                    phase_d = PhExit;
+                  end else begin
+                    idx_d = idx_q - 1'b1;
+                  end
+                end
+              end
+              PhExit: begin
+                y_d     = core_s;
+                state_d = StReduce;
+              end
+              default: begin
+                err_d   = 1'b1;
+                y_d     = '0;
+                state_d = StDone;
+              end
+            endcase
+          end
+        end
+      end
+      StReduce: begin
+        if (phase_q == PhChk) begin
+          // R2 * R^-2 = 1 mod N exactly when R2 = R^2 mod N (R2 < N).
+          if (red != One) begin
+            err_d   = 1'b1;
+            y_d     = '0;
+            state_d = StDone;
+          end else begin
+            phase_d = PhBase;
+            state_d = StMul;
+          end
+        end else begin
+          y_d     = red;
+          state_d = StDone;
+        end
+      end
+      StDone: begin
+        if (out_ready_i) begin
+          state_d = StIdle;
+        end
+      end
+      default: state_d = StIdle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q  <= StIdle;
+      phase_q  <= PhOne;
+      sub_q    <= 1'b0;
+      idx_q    <= '0;
+      ladder_q <= 1'b0;
+      n_q      <= '0;
+      e_q      <= '0;
+      r2_q     <= '0;
+      base_q   <= '0;
+      x_q      <= '0;
+      y_q      <= '0;
+      err_q    <= 1'b0;
+    end else begin
+      state_q  <= state_d;
+      phase_q  <= phase_d;
+      sub_q    <= sub_d;
+      idx_q    <= idx_d;
+      ladder_q <= ladder_d;
+      n_q      <= n_d;
+      e_q      <= e_d;
+      r2_q     <= r2_d;
+      base_q   <= base_d;
+      x_q      <= x_d;
+      y_q      <= y_d;
+      err_q    <= err_d;
+    end
+  end
+
+  assign in_ready_o     = (state_q == StIdle);
+  assign out_valid_o    = (state_q == StDone);
+  assign core_in_valid  = (state_q == StMul);
+  assign core_out_ready = (state_q == StWait);
+  // y holds the reduced result in StDone (0 after a rejection).
+  assign result_o       = err_q ? '0 : y_q[Width-1:0];
+  assign err_o          = err_q;
+
+endmodule

@@ -1,0 +1,161 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Build mm_modexp on a registered core and run exponentiations on it.
+
+Safe to import outside a simulation (like :mod:`montmul.sim.runner`, which
+does the building): the engine on core C is described to the runner as one
+more :class:`~montmul.cores.Core` whose RTL is C's files, the generated
+``mm_modexp_core`` wrapper (``build/modexp/<core>_<params>/``) and
+``rtl/modexp/mm_modexp.sv``, with the single HDL parameter ``Width``.  So one
+build directory per (simulator, core, core parameters, width), shared by all
+jobs, and the runner's locking and up-to-date checks apply unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from .. import cores
+from ..modexp import (
+    ENGINE_RTL,
+    MUL_OVERHEAD,
+    REDUCE_CYCLES,
+    ModexpResult,
+    _check_ports,
+    core_hdl_params,
+    default_exp_len,
+    r2_mod,
+    write_core_wrapper,
+)
+from . import runner
+
+#: Generated core wrappers, one folder per (core, core parameters).
+WRAPPER_ROOT = cores.ROOT / "build" / "modexp"
+
+
+def _tag(values: dict[str, int]) -> str:
+    return "_".join(f"{k}{v}" for k, v in sorted(values.items()))
+
+
+def engine(core: str, params: dict[str, int] | None = None) -> cores.Core:
+    """The engine on ``core`` as a buildable unit (writes its wrapper)."""
+    c = cores.get(core)
+    fixed = core_hdl_params(core, params)
+    name = f"modexp_{c.name}" + (f"_{_tag(fixed)}" if fixed else "")
+    wrapper = write_core_wrapper(WRAPPER_ROOT / name / "mm_modexp_core.sv", core, params)
+    return cores.Core(
+        name=name,
+        family="modexp",
+        paper="004 Algorithm 2 (square-and-multiply); Montgomery powering ladder",
+        # An absolute path stays absolute under RTL / path.
+        rtl=c.rtl + (str(wrapper), ENGINE_RTL),
+        model=c.model,
+        params={"Width": c.params["Width"]},
+        r_log2=c.r_log2,
+        description=f"mm_modexp on {c.name}",
+    )
+
+
+def timeout_cycles(core: str, width: int, params: dict[str, int] | None = None) -> int:
+    """A generous bound on one exponentiation's latency (for hang detection):
+    the most products (ladder, exp_len = Width) at the core's worst case."""
+    c = cores.get(core)
+    bound = c.bound(width, params) or 64 * width
+    mults = 3 + 2 * width + 1
+    return 2 * (mults * (bound + MUL_OVERHEAD) + 2 * REDUCE_CYCLES) + 100
+
+
+def env(core: str, width: int, params: dict[str, int] | None = None) -> dict[str, str]:
+    """Environment for cocotb modules running on the engine: the real core
+    (for its model), its HDL parameters, and the hang timeout."""
+    c = cores.get(core)
+    return {
+        "MONTMUL_CORE": c.name,
+        "MONTMUL_PARAMS": json.dumps(c.hdl_params(width, **(params or {}))),
+        "MONTMUL_MODEXP_TIMEOUT": str(timeout_cycles(core, width, params)),
+    }
+
+
+def build(core: str, sim: str, width: int, params: dict[str, int] | None = None, waves: bool = False) -> Path:
+    return runner.build(engine(core, params), sim, width, waves=waves)
+
+
+def run(
+    core: str,
+    sim: str,
+    width: int,
+    test_module: str,
+    test_dir: Path,
+    params: dict[str, int] | None = None,
+    extra_env: dict[str, str] | None = None,
+    tag: str = "",
+    build_first: bool = True,
+    testcase: str | None = None,
+) -> Path:
+    """Build the engine on ``core`` and run the cocotb module ``test_module``."""
+    e = env(core, width, params)
+    e.update(extra_env or {})
+    return runner.run(
+        engine(core, params),
+        sim,
+        width,
+        test_module=test_module,
+        test_dir=test_dir,
+        extra_env=e,
+        tag=tag,
+        build_first=build_first,
+        testcase=testcase,
+    )
+
+
+def simulate(
+    jobs: list[tuple[int, int, int]],
+    *,
+    core: str = "scs_new",
+    width: int,
+    sim: str = "verilator",
+    ladder: bool = False,
+    params: dict[str, int] | None = None,
+    procs: int = 1,
+) -> list[ModexpResult]:
+    """Run every (base, exp, n) on the RTL; R^2 from :func:`r2_mod`, exp_len
+    the exponent's bit length (at least 1).  ``mults`` counts the products the
+    engine handed to its core (counted at the core's handshake)."""
+    if not jobs:
+        return []
+    reqs = []
+    for base, exp, n in jobs:
+        t = default_exp_len(exp)
+        r2 = r2_mod(n, core, width) if n >= 1 else 0
+        _check_ports(base, exp, n, r2, t, width)
+        reqs.append([hex(base), hex(exp), t, hex(n), hex(r2), int(ladder)])
+    build(core, sim, width, params)
+    procs = max(1, min(procs, len(reqs)))
+    shards = [reqs[i::procs] for i in range(procs)]
+    with tempfile.TemporaryDirectory(prefix="montmul_modexp_") as tmp:
+        tmpd = Path(tmp)
+
+        def one(idx: int) -> list[ModexpResult]:
+            vin, vout = tmpd / f"jobs{idx}.json", tmpd / f"res{idx}.json"
+            vin.write_text(json.dumps(shards[idx]))
+            run(
+                core,
+                sim,
+                width,
+                test_module="montmul.sim.modexp_batch",
+                test_dir=tmpd / f"shard{idx}",
+                params=params,
+                extra_env={"MONTMUL_MODEXP_JOBS": str(vin), "MONTMUL_MODEXP_RESULTS": str(vout)},
+                tag=f"shard{idx}",
+                build_first=False,
+            )
+            return [ModexpResult(int(r, 16), e, c, m) for r, e, c, m in json.loads(vout.read_text())]
+
+        with ThreadPoolExecutor(procs) as pool:
+            parts = list(pool.map(one, range(procs)))
+    out: list[ModexpResult] = [None] * len(reqs)  # type: ignore[list-item]
+    for i, part in enumerate(parts):
+        out[i::procs] = part
+    return out
