@@ -7,7 +7,7 @@ PY      := $(VENV)/bin/python
 export PATH := $(CURDIR)/.tools/bin:$(CURDIR)/$(VENV)/bin:$(PATH)
 JOBS    ?= $(shell nproc)
 
-.PHONY: setup demo test test-fast lint cycles clean
+.PHONY: setup demo test test-fast lint cycles report clean
 
 setup:
 	@bash scripts/setup.sh
@@ -27,6 +27,9 @@ lint: setup
 cycles: setup  ## the issue's bulk cycle statistics at 1024 and 2048 bits
 	$(PY) -m montmul.cli cycles --core scs_new --width 1024 --samples 10000
 	$(PY) -m montmul.cli cycles --core scs_new --width 2048 --samples 10000
+
+report: setup  ## every core through the ASIC, ECP5 and Xilinx flows: docs/results.md, docs/figures/, README table
+	$(PY) -m montmul.cli report --widths 1024,2048 --fpga-widths 256
 
 clean:
 	rm -rf build .pytest_cache
