@@ -46,7 +46,7 @@ from . import cores
 __all__ = [
     "KEY_SIZES", "HASHES", "DIGEST_INFO", "Hardware", "Exp", "RsaResult", "RsaKey",
     "generate", "load_pem", "from_numbers",
-    "rsaep", "rsadp", "encrypt", "decrypt", "sign", "verify",
+    "rsaep", "rsadp", "encrypt", "decrypt", "sign", "verify", "verify_many",
     "emsa_pkcs1_v15", "emsa_pss_encode", "emsa_pss_verify", "mgf1",
     "eme_pkcs1_v15_encode", "eme_pkcs1_v15_decode", "eme_oaep_encode", "eme_oaep_decode",
     "i2osp", "os2ip",
@@ -551,29 +551,70 @@ def sign(key: RsaKey, message: bytes, hw: Hardware | None = None, *, padding: st
     return _with(res, "sign", i2osp(res.data, k), padding, hash)
 
 
-def verify(key: RsaKey, message: bytes, signature: bytes, hw: Hardware | None = None, *,
-           padding: str = "pkcs1v15", hash: str = "sha256", salt_length: int | str | None = "auto") -> RsaResult:
-    """RSASSA-PKCS1-v1_5 or RSASSA-PSS verification.  Returns a result with
-    ``data`` True; raises ValueError("invalid signature: ...") otherwise."""
+def _verify_pre(key: RsaKey, signature: bytes, padding: str, hash: str) -> tuple[str, int]:
     hash = _hash_name(hash)
-    k = key.size
     if padding not in SIGN_PADDINGS:
         raise ValueError(f"unknown signature padding {padding!r}; use {' or '.join(SIGN_PADDINGS)}")
-    if len(signature) != k:
-        raise ValueError(f"invalid signature: {len(signature)} bytes, the key needs {k}")
+    if len(signature) != key.size:
+        raise ValueError(f"invalid signature: {len(signature)} bytes, the key needs {key.size}")
     s = os2ip(signature)
     if s >= key.n:
         raise ValueError("invalid signature: signature representative not below n")
-    res = rsaep(key, s, hw, op="verify")
-    m = res.data
+    return hash, s
+
+
+def _verify_post(key: RsaKey, message: bytes, m: int, padding: str, hash: str, salt_length) -> None:
+    k = key.size
     if padding == "pkcs1v15":
         # RFC 8017 Sec. 8.2.2: compare with the encoding of the message.
         if not hmac.compare_digest(i2osp(m, k), emsa_pkcs1_v15(message, k, hash)):
             raise ValueError("invalid signature: PKCS#1 v1.5 encoding does not match the message")
-    else:
-        em_bits = key.bits - 1
-        em_len = (em_bits + 7) // 8
-        if m >= 1 << (8 * em_len):
-            raise ValueError("invalid signature: PSS encoding inconsistent")
-        emsa_pss_verify(message, i2osp(m, em_len), em_bits, hash, salt_length)
+        return
+    em_bits = key.bits - 1
+    em_len = (em_bits + 7) // 8
+    if m >= 1 << (8 * em_len):
+        raise ValueError("invalid signature: PSS encoding inconsistent")
+    emsa_pss_verify(message, i2osp(m, em_len), em_bits, hash, salt_length)
+
+
+def verify(key: RsaKey, message: bytes, signature: bytes, hw: Hardware | None = None, *,
+           padding: str = "pkcs1v15", hash: str = "sha256", salt_length: int | str | None = "auto") -> RsaResult:
+    """RSASSA-PKCS1-v1_5 or RSASSA-PSS verification.  Returns a result with
+    ``data`` True; raises ValueError("invalid signature: ...") otherwise."""
+    hash, s = _verify_pre(key, signature, padding, hash)
+    res = rsaep(key, s, hw, op="verify")
+    _verify_post(key, message, res.data, padding, hash, salt_length)
     return _with(res, "verify", True, padding, hash)
+
+
+def verify_many(items: list[tuple[RsaKey, bytes, bytes]], hw: Hardware | None = None, *,
+                padding: str = "pkcs1v15", hash: str | list[str] = "sha256",
+                salt_length: int | str | None = "auto") -> list[RsaResult | ValueError]:
+    """Verify many ``(key, message, signature)`` at once: every s^e mod n of
+    one width runs in a single ``modexp`` call (one simulator run), which is
+    what makes RTL simulation of a test-vector file affordable.  ``hash`` is
+    one name or one per item.  Returns, per item, the result (``data`` True)
+    or the ValueError that :func:`verify` would have raised."""
+    hw = hw or Hardware()
+    hash_list = [hash] * len(items) if isinstance(hash, str) else list(hash)
+    if len(hash_list) != len(items):
+        raise ValueError("one hash per item, or a single hash name")
+    out: list[RsaResult | ValueError | None] = [None] * len(items)
+    jobs, where = [], []
+    for i, ((key, _, sig), h) in enumerate(zip(items, hash_list)):
+        try:
+            hash_list[i], s = _verify_pre(key, sig, padding, h)
+        except ValueError as exc:
+            out[i] = exc
+            continue
+        jobs.append(("m^e mod n", s, key.e, key.n))
+        where.append(i)
+    values, exps, secs = _run(jobs, hw) if jobs else ([], [], 0.0)
+    for i, m, x in zip(where, values, exps):
+        key, msg, _ = items[i]
+        try:
+            _verify_post(key, msg, m, padding, hash_list[i], salt_length)
+            out[i] = RsaResult("verify", True, (x,), False, hw.core, hw.sim, secs, padding, hash_list[i])
+        except ValueError as exc:
+            out[i] = exc
+    return out  # type: ignore[return-value]
