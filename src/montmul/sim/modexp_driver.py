@@ -159,8 +159,7 @@ class ModexpDriver:
             else:
                 t_valid = await self.wait_valid()
                 await ReadOnly()
-        else:
-            await ReadOnly()
+        # (A caller passing t_valid is in the ReadOnly phase of that edge.)
         res, err = int(dut.result_o.value), int(dut.err_o.value)
         mults = self.mults - self.mults_at_accept
         for _ in range(ready_after):
