@@ -8,6 +8,8 @@
     montmul leak --core NAME --width K [--samples S] [--sim ...] [--json]
     montmul demo [--samples S] [--sim ...]
     montmul synth --core NAME[,..] --width K[,..] --target ecp5|asic|xilinx[,..] [--param P=V] [--option O=V] [--json]
+    montmul modexp --core NAME --width K --base X --exp E --mod N [--ladder] [--sim ...] [--json]
+    montmul rsa [--core NAME] (--bits B | --key PEM) [--crt|--no-crt] [--sim ...] [--json] {sign,verify,encrypt,decrypt} ...
 
 Operands are decimal or 0x-hex.  ``--json`` prints one JSON object.
 Exit status: 0 on success, 2 on a rejected input or bad usage, 1 if the RTL
@@ -438,6 +440,10 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel processes")
     rp.add_argument("--force", action="store_true", help="rerun synthesis even when cached")
     rp.set_defaults(func=cmd_report)
+
+    from .cli_rsa import add_parsers as add_rsa_parsers  # modexp, rsa (src/montmul/cli_rsa.py)
+
+    add_rsa_parsers(sub, core_args, _int)
     return p
 
 

@@ -1,0 +1,323 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The ``montmul modexp`` and ``montmul rsa`` subcommands (registered by
+:func:`montmul.cli.build_parser`).
+
+    montmul modexp --core NAME --width K --base X --exp E --mod N [--ladder] [--sim ...] [--json]
+    montmul rsa [--core NAME] (--bits B | --key PEM) [--save-key PEM] [--crt | --no-crt]
+                [--sim ...] [--ladder] [--json]  {sign,verify,encrypt,decrypt} ...
+
+Exit status as for every subcommand: 2 on a rejected input or bad usage
+(including a signature that does not verify and a failed decryption), 1 if
+the hardware result disagrees with pow(), the model or ``cryptography``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+SIMS = ("model", "icarus", "verilator")
+ACTIONS = ("sign", "verify", "encrypt", "decrypt")
+
+
+def _cli():
+    from . import cli
+
+    return cli
+
+
+# --------------------------------------------------------------------------
+def cmd_modexp(args) -> int:
+    from . import modexp as mx
+
+    cli = _cli()
+    core, k = cli._core_and_width(args)
+    params = cli._params(args)
+    base, exp, n = args.base, args.exp, args.mod
+    for name, v in (("--base", base), ("--exp", exp), ("--mod", n)):
+        if v < 0 or v >= 1 << k:
+            return cli._fail(f"{name} {v:#x} does not fit the engine's {k}-bit port (--width {k})")
+    why = mx.rejects(base, exp, n, mx.r2_mod(n, core.name, k) if n >= 1 else 0, mx.default_exp_len(exp), k)
+    if why:
+        return cli._fail(f"rejected input: {why}")
+    want = mx.modexp_model(base, exp, n, core=core.name, width=k, params=params, ladder=args.ladder)
+    import time
+
+    t0 = time.perf_counter()
+    (r,) = mx.modexp([(base, exp, n)], core=core.name, width=k, sim=args.sim, ladder=args.ladder, params=params)
+    secs = time.perf_counter() - t0
+    if r.err or r.result != pow(base, exp, n):
+        return cli._fail(f"{args.sim}: result {r.result:#x} (err {r.err}) differs from pow() = {pow(base, exp, n):#x}", 1)
+    if (r.result, r.cycles, r.mults) != (want.result, want.cycles, want.mults):
+        return cli._fail(f"RTL ({args.sim}) disagrees with the model: cycles {r.cycles} vs {want.cycles}, "
+                         f"mults {r.mults} vs {want.mults}", 1)
+    out = {
+        "core": core.name, "width": k, "sim": args.sim, "ladder": args.ladder,
+        "base": base, "exp": exp, "mod": n, "result": r.result,
+        "cycles": r.cycles, "mults": r.mults, "seconds": round(secs, 3),
+    }
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"core      {core.name} (width {k}, {args.sim}, {'Montgomery ladder' if args.ladder else 'square-and-multiply'})")
+    print(f"result    {r.result} ({r.result:#x})  = base^exp mod N, equals pow()")
+    print(f"cycles    {r.cycles}  ({r.mults} core multiplications)")
+    if args.sim != "model":
+        print(f"          RTL result and cycles equal the model's ({secs:.2f} s simulation)")
+    return 0
+
+
+# --------------------------------------------------------------------------
+def _read_bytes(text: str | None, hex_text: str | None, path: str | None, what: str) -> bytes:
+    if text is not None:
+        return text.encode()
+    if hex_text is not None:
+        try:
+            return bytes.fromhex(hex_text.removeprefix("0x"))
+        except ValueError:
+            raise ValueError(f"{what}: not hex: {hex_text[:40]!r}") from None
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise ValueError(f"{what}: cannot read {path}: {exc.strerror}") from None
+
+
+def _salt(text: str):
+    if text in ("digest", "max", "auto"):
+        return text
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"salt length: 'digest', 'max', 'auto' or an integer, not {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError("salt length must not be negative")
+    return v
+
+
+def _key(args, rsa):
+    """The key and a description of where it came from."""
+    if args.key:
+        try:
+            data = Path(args.key).read_bytes()
+        except OSError as exc:
+            raise ValueError(f"--key: cannot read {args.key}: {exc.strerror}") from None
+        key = rsa.load_pem(data)
+        if args.bits and args.bits != key.bits:
+            raise ValueError(f"--bits {args.bits} but the key in {args.key} has {key.bits} bits")
+        return key, f"{'private' if key.is_private else 'public'} key from {args.key}"
+    if args.action in ("verify", "decrypt"):
+        raise ValueError(f"{args.action} needs the key that made the "
+                         f"{'signature' if args.action == 'verify' else 'ciphertext'}: give --key PEM "
+                         "(`montmul rsa --bits B --save-key K.pem sign ...` writes one)")
+    if not args.bits:
+        raise ValueError("give --bits (1024, 2048, 3072, 4096) to generate a key, or --key PEM")
+    key = rsa.generate(args.bits)
+    return key, (f"generated RSA-{args.bits} key (e={key.e}) by cryptography; it cannot be reproduced "
+                 "(cryptography's key generation takes no seed)" + (f"; saved to {args.save_key}" if args.save_key else
+                                                                    "; --save-key FILE keeps it"))
+
+
+def _crypto_check(args, key, rsa, msg: bytes, res) -> tuple[str, bool]:
+    """What ``cryptography`` says about our result: (text, ok)."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric import padding as cpad
+
+    h = rsa.HASHES[res.hash]() if res.hash else None
+    ck = key.cryptography_key()
+    pub = ck.public_key() if key.is_private else ck
+    if args.action == "sign":
+        if res.padding == "pkcs1v15":
+            same = ck.sign(msg, cpad.PKCS1v15(), h) == res.data
+            return ("byte-identical to cryptography's signature" if same else
+                    "DIFFERS from cryptography's signature"), same
+        try:
+            pub.verify(res.data, msg, cpad.PSS(cpad.MGF1(h), cpad.PSS.AUTO), h)
+            return "cryptography verifies it (PSS is randomized: no byte comparison)", True
+        except InvalidSignature:
+            return "cryptography REJECTS it", False
+    if args.action == "verify":
+        pad = cpad.PKCS1v15() if res.padding == "pkcs1v15" else cpad.PSS(cpad.MGF1(h), cpad.PSS.AUTO)
+        try:
+            pub.verify(args._sig, msg, pad, h)
+            return "cryptography agrees: valid", True
+        except InvalidSignature:
+            return "cryptography DISAGREES: invalid", False
+    if args.action == "encrypt":
+        if not key.is_private:
+            return "not checked (public key: cryptography cannot decrypt)", True
+        pad = cpad.PKCS1v15() if res.padding == "pkcs1v15" else cpad.OAEP(cpad.MGF1(h), h, args.label.encode() or None)
+        same = ck.decrypt(res.data, pad) == msg
+        return ("cryptography decrypts it to the message (encryption is randomized: no byte comparison)" if same
+                else "cryptography decrypts it to SOMETHING ELSE"), same
+    if key.is_private:  # decrypt: cryptography's decryption of the same ciphertext
+        pad = cpad.PKCS1v15() if res.padding == "pkcs1v15" else cpad.OAEP(cpad.MGF1(h), h, args.label.encode() or None)
+        same = ck.decrypt(args._ct, pad) == res.data
+        return ("same message as cryptography's decryption" if same else "DIFFERS from cryptography's decryption"), same
+    return "", True
+
+
+def cmd_rsa(args) -> int:
+    from . import cores, rsa
+
+    cli = _cli()
+    if args.action is None:
+        return cli._fail("rsa: give an action: sign, verify, encrypt or decrypt")
+    params = {}
+    if args.param:
+        args.width = rsa.MIN_BITS  # _params checks ranges at some width; RSA picks the widths itself
+        params = cli._params(args)
+    hw = rsa.Hardware(core=args.core, sim=args.sim, ladder=args.ladder, params=params or None, procs=args.procs)
+    key, origin = _key(args, rsa)
+    if args.save_key:
+        Path(args.save_key).write_bytes(key.to_pem())
+    msg = b""
+    if args.action in ("sign", "verify", "encrypt"):
+        msg = _read_bytes(args.message, args.message_hex, args.message_file, "message")
+    try:
+        if args.action == "sign":
+            res = rsa.sign(key, msg, hw, padding=args.padding, hash=args.hash, crt=args.crt,
+                           salt_length=None if args.salt_length == "auto" else args.salt_length)
+        elif args.action == "verify":
+            args._sig = _read_bytes(None, args.signature, args.signature_file, "signature")
+            res = rsa.verify(key, msg, args._sig, hw, padding=args.padding, hash=args.hash,
+                             salt_length=args.salt_length)
+        elif args.action == "encrypt":
+            res = rsa.encrypt(key, msg, hw, padding=args.padding, hash=args.hash, label=args.label.encode())
+        else:
+            args._ct = _read_bytes(None, args.ciphertext, args.ciphertext_file, "ciphertext")
+            res = rsa.decrypt(key, args._ct, hw, padding=args.padding, hash=args.hash, label=args.label.encode(),
+                              crt=args.crt)
+    except RuntimeError as exc:
+        return cli._fail(str(exc), 1)
+    check, ok = _crypto_check(args, key, rsa, msg, res)
+    out_file = getattr(args, "out", None)
+    if out_file and isinstance(res.data, bytes):
+        Path(out_file).write_bytes(res.data)
+    private = args.action in ("sign", "decrypt")
+    leaks = []
+    if private and cores.get(args.core).data_dependent:
+        leaks.append(f"{args.core}'s latency depends on the operands (docs/security.md)")
+    if private and not args.ladder:
+        leaks.append("square-and-multiply's cycle count depends on the exponent's bits (--ladder does not)")
+    note = ("timing leaks the secret exponent: " + "; ".join(leaks) + ". Lab use only.") if leaks else ""
+    data = res.data
+    out = {
+        "action": args.action, "core": args.core, "sim": args.sim, "ladder": args.ladder,
+        "bits": key.bits, "key": origin, "crt": res.crt, "padding": res.padding, "hash": res.hash,
+        "result": data.hex() if isinstance(data, bytes) else data,
+        "exps": [vars(x) for x in res.exps], "cycles": res.cycles, "cycles_parallel": res.cycles_parallel,
+        "seconds": round(res.seconds, 3), "cryptography": check, "cryptography_ok": ok,
+    }
+    if note:
+        out["note"] = note
+    if args.json:
+        print(json.dumps(out))
+        return 0 if ok else 1
+    print(f"key       {origin}")
+    print(f"hardware  {args.core}, {args.sim}, {'Montgomery ladder' if args.ladder else 'square-and-multiply'}"
+          + (f", {'CRT' if res.crt else 'no CRT'}" if private else ""))
+    if args.action == "sign":
+        print(f"signature {data.hex()}")
+    elif args.action == "verify":
+        print("signature valid")
+    elif args.action == "encrypt":
+        print(f"ciphertext {data.hex()}")
+    else:
+        try:
+            print(f"message   {data.decode('utf-8')}")
+        except UnicodeDecodeError:
+            print(f"message   (hex) {data.hex()}")
+    if out_file and isinstance(data, bytes):
+        print(f"          written to {out_file}")
+    for x in res.exps:
+        print(f"  {x.what:11s} width {x.width:5d}  exponent {x.exp_bits:5d} bits  {x.mults:6d} mults  {x.cycles:10d} cycles")
+    if len(res.exps) > 1:
+        print(f"cycles    {res.cycles} on one engine, {res.cycles_parallel} with the CRT halves on two engines "
+              "(Garner's recombination in software, not counted)")
+    else:
+        print(f"cycles    {res.cycles}")
+    sim_note = "model" if args.sim == "model" else f"{args.sim} simulation, RTL results and cycles equal the model's"
+    print(f"time      {res.seconds:.2f} s ({sim_note})")
+    if check:
+        print(f"check     {check}")
+    if note:
+        print(f"note      {note}")
+    return 0 if ok else 1
+
+
+# --------------------------------------------------------------------------
+def add_parsers(sub, core_args, int_type) -> None:
+    """Register ``modexp`` and ``rsa`` on the CLI's subparsers."""
+    me = sub.add_parser("modexp", help="one modular exponentiation on the mm_modexp engine")
+    core_args(me)
+    me.add_argument("--base", type=int_type, required=True)
+    me.add_argument("--exp", type=int_type, required=True)
+    me.add_argument("--mod", type=int_type, required=True)
+    me.add_argument("--ladder", action="store_true", help="Montgomery powering ladder (default: square-and-multiply)")
+    me.add_argument("--sim", choices=SIMS, default="model")
+    me.set_defaults(func=cmd_modexp)
+
+    r = sub.add_parser("rsa", help="RSA sign/verify/encrypt/decrypt with every exponentiation on a core",
+                       description="RSA with the modular exponentiations on the mm_modexp engine. "
+                                   "Without --key a key is generated (cryptography; no seed possible).")
+    r.add_argument("--core", default="scs_new", help="core name (see `montmul cores`); default scs_new")
+    r.add_argument("--param", action="append", metavar="P=V", help="HDL parameter of the core (repeatable)")
+    r.add_argument("--bits", type=int, choices=(1024, 2048, 3072, 4096), help="key size (generate, or check --key)")
+    r.add_argument("--key", metavar="PEM", help="private or public key, PEM (PKCS#1, PKCS#8 or SPKI)")
+    r.add_argument("--save-key", metavar="PEM", help="write the key (PKCS#8 PEM, unencrypted)")
+    r.add_argument("--crt", action=argparse.BooleanOptionalAction, default=True,
+                   help="private-key operations with the CRT (two half-width exponentiations); default on")
+    r.add_argument("--sim", choices=SIMS, default="model")
+    r.add_argument("--ladder", action="store_true", help="Montgomery powering ladder")
+    r.add_argument("--procs", type=int, default=1, help="parallel simulator processes")
+    r.add_argument("--json", action="store_true", help="print one JSON object")
+    acts = r.add_subparsers(dest="action", metavar="{sign,verify,encrypt,decrypt}")
+
+    def message(sp):
+        g = sp.add_mutually_exclusive_group(required=True)
+        g.add_argument("--message", metavar="TEXT", help="message as UTF-8 text")
+        g.add_argument("--message-hex", metavar="HEX", help="message as hex")
+        g.add_argument("--message-file", metavar="FILE", help="message file (raw bytes)")
+
+    def common(sp, paddings, default):
+        # --json is also accepted after the action (it is a global option of `rsa`)
+        sp.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print one JSON object")
+        sp.add_argument("--padding", choices=paddings, default=default)
+        sp.add_argument("--hash", default="sha256", help="sha1, sha224, sha256 (default), sha384, sha512, sha512_224, sha512_256")
+
+    s = acts.add_parser("sign", help="sign a message (PKCS#1 v1.5 or PSS)")
+    message(s)
+    common(s, ("pkcs1v15", "pss"), "pkcs1v15")
+    s.add_argument("--salt-length", type=_salt, default="digest", help="PSS salt: digest (default), max or bytes")
+    s.add_argument("--out", metavar="FILE", help="also write the signature (raw bytes)")
+
+    v = acts.add_parser("verify", help="verify a signature")
+    message(v)
+    common(v, ("pkcs1v15", "pss"), "pkcs1v15")
+    g = v.add_mutually_exclusive_group(required=True)
+    g.add_argument("--signature", metavar="HEX")
+    g.add_argument("--signature-file", metavar="FILE", help="raw bytes")
+    v.add_argument("--salt-length", type=_salt, default="auto", help="PSS salt: auto (default), digest, max or bytes")
+
+    e = acts.add_parser("encrypt", help="encrypt a message (OAEP or PKCS#1 v1.5)")
+    message(e)
+    common(e, ("oaep", "pkcs1v15"), "oaep")
+    e.add_argument("--label", default="", help="OAEP label (text)")
+    e.add_argument("--out", metavar="FILE", help="also write the ciphertext (raw bytes)")
+
+    d = acts.add_parser("decrypt", help="decrypt a ciphertext")
+    g = d.add_mutually_exclusive_group(required=True)
+    g.add_argument("--ciphertext", metavar="HEX")
+    g.add_argument("--ciphertext-file", metavar="FILE", help="raw bytes")
+    common(d, ("oaep", "pkcs1v15"), "oaep")
+    d.add_argument("--label", default="", help="OAEP label (text)")
+    d.add_argument("--out", metavar="FILE", help="also write the message (raw bytes)")
+    r.set_defaults(func=cmd_rsa)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    from .cli import main
+
+    sys.exit(main(["rsa", *sys.argv[1:]]))

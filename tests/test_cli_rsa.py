@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: Apache-2.0
+"""``montmul modexp`` and ``montmul rsa`` (model path): outputs, checks
+against pow() and cryptography, exit codes."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import padding as cpad
+
+from montmul import rsa
+from montmul.cli import main
+from montmul.modexp import modexp_model
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+N64 = 0xFFFFFFFFFFFFFFC5  # the largest 64-bit prime
+
+
+@pytest.mark.parametrize("ladder", [False, True])
+def test_modexp_json_equals_pow_and_model(capsys, ladder):
+    argv = ["modexp", "--core", "scs_new", "--width", 64, "--base", 123456789, "--exp", "0x10001",
+            "--mod", hex(N64), "--json"] + (["--ladder"] if ladder else [])
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    d = json.loads(out)
+    assert d["result"] == pow(123456789, 65537, N64)
+    want = modexp_model(123456789, 65537, N64, core="scs_new", width=64, ladder=ladder)
+    assert (d["cycles"], d["mults"]) == (want.cycles, want.mults) and d["ladder"] is ladder
+
+
+def test_modexp_text(capsys):
+    code, out, _ = run(capsys, "modexp", "--core", "r2_basic", "--width", 32, "--base", 2, "--exp", 10,
+                       "--mod", 1000003)
+    assert code == 0 and "1024 (0x400)" in out and "cycles" in out
+
+
+@pytest.mark.parametrize("argv, msg", [
+    (["--base", 5, "--exp", 3, "--mod", 100], "must be odd"),
+    (["--base", 200, "--exp", 3, "--mod", 101], "not below N"),
+    (["--base", 5, "--exp", 3, "--mod", 1 << 40 | 1], "does not fit"),
+    (["--base", 5, "--exp", -1, "--mod", 101], "does not fit"),
+])
+def test_modexp_rejects(capsys, argv, msg):
+    code, _, err = run(capsys, "modexp", "--core", "scs_new", "--width", 32, *argv)
+    assert code == 2 and msg in err
+
+
+@pytest.fixture(scope="module")
+def keyfile(tmp_path_factory):
+    key = rsa.generate(1024)
+    path = tmp_path_factory.mktemp("rsa") / "k.pem"
+    path.write_bytes(key.to_pem())
+    return key, path
+
+
+def test_rsa_sign_then_verify(capsys, keyfile, tmp_path):
+    key, path = keyfile
+    code, out, _ = run(capsys, "rsa", "--core", "r2_basic", "--key", path, "sign", "--message", "hello",
+                       "--out", tmp_path / "sig", "--json")
+    assert code == 0
+    d = json.loads(out)
+    want = key.cryptography_key().sign(b"hello", cpad.PKCS1v15(), hashes.SHA256())
+    assert bytes.fromhex(d["result"]) == want == (tmp_path / "sig").read_bytes()
+    assert d["crt"] and len(d["exps"]) == 2 and d["cycles"] == sum(x["cycles"] for x in d["exps"])
+    assert d["cycles_parallel"] == max(x["cycles"] for x in d["exps"])
+    assert d["cryptography_ok"] and "byte-identical" in d["cryptography"]
+    # verify (text output), from the hex and from the file
+    code, out, _ = run(capsys, "rsa", "--core", "r2_basic", "--key", path, "verify", "--message", "hello",
+                       "--signature", want.hex())
+    assert code == 0 and "signature valid" in out and "cryptography agrees" in out
+    code, _, err = run(capsys, "rsa", "--core", "r2_basic", "--key", path, "verify", "--message", "hellO",
+                       "--signature-file", tmp_path / "sig")
+    assert code == 2 and "invalid signature" in err
+
+
+def test_rsa_bad_signature_message(capsys, keyfile):
+    _, path = keyfile
+    code, _, err = run(capsys, "rsa", "--core", "r2_basic", "--key", path, "verify", "--message", "x",
+                       "--signature", "00" * 128)
+    assert code == 2 and "invalid signature" in err
+
+
+def test_rsa_no_crt_and_pss(capsys, keyfile):
+    key, path = keyfile
+    code, out, _ = run(capsys, "rsa", "--core", "scs_new_ct", "--key", path, "--no-crt", "--json", "sign",
+                       "--message-hex", "00ff", "--padding", "pss", "--hash", "sha384")
+    assert code == 0
+    d = json.loads(out)
+    assert not d["crt"] and [x["width"] for x in d["exps"]] == [1024]
+    # a constant-time core, but square-and-multiply: the note names only the exponent leak
+    assert "square-and-multiply" in d["note"] and "scs_new_ct" not in d["note"]
+    key.cryptography_key().public_key().verify(
+        bytes.fromhex(d["result"]), b"\x00\xff",
+        cpad.PSS(cpad.MGF1(hashes.SHA384()), cpad.PSS.AUTO), hashes.SHA384())
+
+
+def test_rsa_encrypt_decrypt(capsys, keyfile, tmp_path):
+    key, path = keyfile
+    for pad in ("oaep", "pkcs1v15"):
+        code, out, _ = run(capsys, "rsa", "--core", "r2_basic", "--key", path, "encrypt", "--message", "hi",
+                           "--padding", pad, "--out", tmp_path / "ct")
+        assert code == 0 and "cryptography decrypts it to the message" in out
+        code, out, _ = run(capsys, "rsa", "--core", "r2_basic", "--key", path, "decrypt", "--padding", pad,
+                           "--ciphertext-file", tmp_path / "ct")
+        assert code == 0 and "message   hi\n" in out and "same message as cryptography's" in out
+
+
+def test_rsa_generated_key(capsys, tmp_path):
+    code, out, _ = run(capsys, "rsa", "--core", "r2_basic", "--bits", 1024, "--save-key", tmp_path / "g.pem",
+                       "sign", "--message", "m")
+    assert code == 0 and "generated RSA-1024" in out and "no seed" in out
+    key = rsa.load_pem((tmp_path / "g.pem").read_bytes())
+    assert key.bits == 1024 and key.is_private
+
+
+@pytest.mark.parametrize("argv, msg", [
+    (["--bits", 1024, "verify", "--message", "x", "--signature", "00"], "needs the key"),
+    (["sign", "--message", "x"], "give --bits"),
+    (["--bits", 2048, "--key", "KEY", "sign", "--message", "x"], "has 1024 bits"),
+    (["--key", "/nonexistent.pem", "sign", "--message", "x"], "cannot read"),
+    (["--key", "KEY", "encrypt", "--message", "a" * 100], "message too long"),
+    (["--key", "KEY", "decrypt", "--ciphertext", "zz"], "not hex"),
+    (["--key", "KEY", "sign", "--message", "x", "--hash", "md5"], "unsupported hash"),
+    (["--core", "nope", "--key", "KEY", "sign", "--message", "x"], "unknown core"),
+])
+def test_rsa_errors(capsys, keyfile, argv, msg):
+    _, path = keyfile
+    argv = [path if a == "KEY" else a for a in argv]
+    code, _, err = run(capsys, "rsa", *argv)
+    assert code == 2 and msg in err
+
+
+def test_rsa_usage_errors(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["rsa", "--bits", "1000", "sign", "--message", "x"])
+    assert exc.value.code == 2
+    code, _, err = run(capsys, "rsa", "--bits", 1024)
+    assert code == 2 and "give an action" in err
