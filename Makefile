@@ -7,7 +7,7 @@ PY      := $(VENV)/bin/python
 export PATH := $(CURDIR)/.tools/bin:$(CURDIR)/$(VENV)/bin:$(PATH)
 JOBS    ?= $(shell nproc)
 
-.PHONY: setup demo test test-fast lint cycles report clean
+.PHONY: setup demo test test-fast lint cycles report clean bench-rsa
 
 setup:
 	@bash scripts/setup.sh
@@ -30,6 +30,9 @@ cycles: setup  ## the issue's bulk cycle statistics at 1024 and 2048 bits
 
 report: setup  ## every core through the ASIC, ECP5 and Xilinx flows: docs/results.md, docs/figures/, README table
 	$(PY) -m montmul.cli report --widths 1024,2048 --fpga-widths 256
+
+bench-rsa: setup  ## RSA-1024/2048 private-key cycles per core (model), ECP5 time, papers 002/004, OpenSSL
+	$(PY) bench/bench_rsa.py --out bench/rsa.md
 
 clean:
 	rm -rf build .pytest_cache
