@@ -18,7 +18,7 @@ from montmul import cli
 from montmul.cores import ROOT
 from montmul.report import papers, render, results
 
-CORES = "fcs1_bin,scs_new,fcs_mmm42"
+CORES = "fcs1,fcs1_bin,scs_new,fcs_mmm42"  # fcs1: the carry-save unit behind fcs1_bin
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +49,7 @@ def run(tmp_path_factory):
 def test_report_runs_cold_then_warm(run):
     assert run["rc"] == (0, 0)
     first, second = run["first"], run["second"]
-    assert first["synth_jobs"] == 9 and first["synth_fresh"] == 9
+    assert first["synth_jobs"] == 12 and first["synth_fresh"] == 12
     assert second["synth_fresh"] == 0  # everything from the cache
     strip = ("seconds", "synth_fresh", "figures")
     a = {k: v for k, v in first.items() if k not in strip}
@@ -66,7 +66,10 @@ def test_report_runs_cold_then_warm(run):
 def test_report_rows_match_synthesis(run):
     data = run["first"]
     labels = {r["label"] for r in data["rows"]}
-    assert labels == {"FCS-MM-1", "SCS-MM-New", "FCS-MMM42"}
+    assert labels == {"FCS-MM-1 (carry-save core)", "FCS-MM-1", "SCS-MM-New", "FCS-MMM42"}
+    paper = {r["label"]: r["paper_label"] for r in data["rows"]}
+    # the paper's FCS-MM-1 is the carry-save core; our wrapper row is ours only
+    assert paper["FCS-MM-1 (carry-save core)"] == "FCS-MM-1" and paper["FCS-MM-1"] == ""
     for row in data["rows"]:
         slot = row["widths"]["8"]
         for t in ("asic", "ecp5", "xilinx"):
@@ -94,7 +97,7 @@ def test_report_markdown_and_figures(run):
     for name in ("area_vs_time_8.png", "cycles.png", "atp.png"):
         png = (run["out"] / "figures" / name).read_bytes()
         assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5000
-    assert re.search(r"9 synthesis jobs, 9 run fresh", md)
+    assert re.search(r"12 synthesis jobs, 12 run fresh", md)
 
 
 def test_pareto():

@@ -8,6 +8,8 @@ its model and one entry here.
 
 from __future__ import annotations
 
+import dataclasses
+
 import inspect
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -390,3 +392,42 @@ def get(name: str) -> Core:
         return CORES[name]
     except KeyError:
         raise KeyError(f"unknown core {name!r}; known cores: {', '.join(sorted(CORES))}") from None
+
+
+# --- Units: synthesizable cores that are not on the common interface ---
+# The carry-save cores mm_fcs1 / mm_fcs2 are what paper 000 measures as
+# FCS-MM-1 / FCS-MM-2 (no conversion to binary).  Their benches
+# (tb/mm_fcs1, tb/mm_fcs2) and the synthesis report build them from these
+# descriptors, derived from the wrapper's entry; they are not in CORES
+# because they do not have the common ports.
+_UNITS = {
+    # name: (RTL files, binary-operand cycle model, latency bound)
+    "fcs1": (FCS1_CS_RTL, radix2.fcs1, lambda k: k + 2),
+    "fcs2": (FCS2_CS_RTL, radix2.fcs2, lambda k: 1 + k + 2),
+}
+UNITS = tuple(_UNITS)
+
+
+def unit(name: str) -> Core:
+    """Descriptor of the carry-save core ``name`` (``fcs1`` or ``fcs2``)."""
+    if name not in _UNITS:
+        raise KeyError(f"unknown unit {name!r}; known units: {', '.join(UNITS)}")
+    rtl, model, bound = _UNITS[name]
+    wrapper = get(f"{name}_bin")
+    return dataclasses.replace(
+        wrapper,
+        name=name,
+        rtl=rtl,
+        model=model,
+        params={k: wrapper.params[k] for k in ("Width", "CheckRange")},
+        model_params={},
+        latency_bound=bound,
+        description=f"{name}: carry-save operands and result (not on the common interface)",
+    )
+
+
+def lookup(name: str) -> Core:
+    """A registered core, or a unit (for synthesis and unit benches)."""
+    if name in CORES or name not in _UNITS:
+        return get(name)
+    return unit(name)

@@ -10,7 +10,6 @@ the carry-save core, and the parameters the carry-save core has.
 """
 from __future__ import annotations
 
-import dataclasses
 import os
 from pathlib import Path
 
@@ -18,30 +17,11 @@ import pytest
 
 from bench_util import SIMS
 from montmul import cores
-from montmul.models import radix2
 from montmul.sim import runner
-
-#: carry-save core -> (RTL files, binary-operand model, latency bound)
-_CS = {
-    "fcs1": (cores.FCS1_CS_RTL, radix2.fcs1, lambda k: k + 2),
-    "fcs2": (cores.FCS2_CS_RTL, radix2.fcs2, lambda k: 1 + k + 2),
-}
-
 
 def cs_core(name: str) -> cores.Core:
     """An (unregistered) descriptor of the carry-save core ``name``."""
-    rtl, model, bound = _CS[name]
-    wrapper = cores.get(f"{name}_bin")
-    return dataclasses.replace(
-        wrapper,
-        name=name,
-        rtl=rtl,
-        model=model,
-        params={k: wrapper.params[k] for k in ("Width", "CheckRange")},
-        model_params={},
-        latency_bound=bound,
-        description=f"{name}: carry-save operands and result (not on the common interface)",
-    )
+    return cores.unit(name)
 
 
 def cs_grid(name: str):

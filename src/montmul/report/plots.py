@@ -69,8 +69,8 @@ def cycles(data: dict, path: Path) -> None:
         ys = [row["widths"][str(w)]["cycles"]["avg"] / w for row in rows]
         xs = [j + (i - (n - 1) / 2) * bw for j in range(len(rows))]
         ax.bar(xs, ys, bw, label=f"montmul {w}-bit (cycles / k)")
-        px = [x for x, row in zip(xs, rows) if row["label"] in pub[w]]
-        py = [pub[w][row["label"]] / w for row in rows if row["label"] in pub[w]]
+        px = [x for x, row in zip(xs, rows) if row.get("paper_label") in pub[w]]
+        py = [pub[w][row["paper_label"]] / w for row in rows if row.get("paper_label") in pub[w]]
         if px:
             ax.scatter(px, py, marker="_", s=200, c="k", zorder=3, label=f"paper 000 {w}-bit" if i == 0 else None)
     ax.set_xticks(range(len(rows)))

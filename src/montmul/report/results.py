@@ -47,11 +47,24 @@ class Design:
     #: phase of the cycle breakdown that our binary interface adds to a
     #: design the paper counts without it (see report.table3.Row)
     wrapper_phase: str = ""
+    #: the paper-000 design this row is compared with ("" for none)
+    paper_label: str = ""
 
 
 def designs(only: list[str] | None = None) -> list[Design]:
     """The report's rows: paper 000's designs, then every other registered core."""
-    out = [Design(r.label, r.core, dict(r.params), r.note, r.wrapper_phase) for r in ROWS if r.core in cores.CORES]
+    out: list[Design] = []
+    for r in ROWS:
+        if r.core not in cores.CORES:
+            continue
+        cs = r.core.removesuffix("_bin")
+        if cs in cores.UNITS:
+            # The paper measures the carry-save core alone: synthesize it too
+            # and compare that row with the paper.
+            out.append(Design(f"{r.label} (carry-save core)", cs, {}, cores.unit(cs).description, "", r.label))
+            out.append(Design(r.label, r.core, dict(r.params), r.note, r.wrapper_phase, ""))
+        else:
+            out.append(Design(r.label, r.core, dict(r.params), r.note, r.wrapper_phase, r.label))
     named = {d.core for d in out}
     out += [Design(c.name, c.name, {}, c.description) for c in cores.CORES.values() if c.name not in named]
     if only:
@@ -77,7 +90,7 @@ def _cycles_one(args) -> dict:
     core_name, params, width, samples, seed = args
     from ..stats import cycle_stats
 
-    s = cycle_stats(cores.get(core_name), width, samples, seed, "model", params=params or None)
+    s = cycle_stats(cores.lookup(core_name), width, samples, seed, "model", params=params or None)
     return {k: s[k] for k in ("avg", "min", "max", "std", "model_breakdown_avg")}
 
 
@@ -191,7 +204,8 @@ def build(
     table: list[dict] = []
     for d in rows:
         entry = {"label": d.label, "core": d.core, "params": d.params, "note": d.note,
-                 "wrapper_phase": d.wrapper_phase, "widths": {}}
+                 "wrapper_phase": d.wrapper_phase, "paper_label": d.paper_label,
+                 "unit": d.core not in cores.CORES, "widths": {}}
         for w in all_widths:
             c = dict(cyc[(d.core, json.dumps(d.params, sort_keys=True), w)])
             # as the paper counts it: without the conversion our interface adds
@@ -258,7 +272,7 @@ def pct(new: float, old: float) -> float:
 
 def ratio_new_vs_mmm42(data: dict) -> list[dict]:
     """SCS-MM-New against FCS-MMM42, ours and paper 000's, per width."""
-    rows = {r["label"]: r for r in data["rows"]}
+    rows = {r.get("paper_label", r["label"]): r for r in data["rows"] if r.get("paper_label", r["label"])}
     out = []
     if "SCS-MM-New" not in rows or "FCS-MMM42" not in rows:
         return out
@@ -281,22 +295,23 @@ def ratio_new_vs_mmm42(data: dict) -> list[dict]:
 def relative_to_fcs1(data: dict, w: int) -> list[dict]:
     """Every paper-000 design relative to FCS-MM-1 (= 1.00), ours and the
     paper's, at width ``w``: the technology-independent comparison."""
-    rows = {r["label"]: r for r in data["rows"]}
-    ref = rows.get(FCS1_LABEL)
+    by_paper = {r.get("paper_label", r["label"]): r for r in data["rows"] if r.get("paper_label", r["label"])}
+    ref = by_paper.get(FCS1_LABEL)
     ref_asic = _get(ref, w, "asic") if ref else None
     if not ref_asic:
         return []
     pub = {p.label: p for p in papers.ASIC_000.get(w, [])}
     pref = pub.get(FCS1_LABEL)
     out = []
-    for label, row in rows.items():
+    for row in data["rows"]:
+        label = row["label"]
         a = _get(row, w, "asic")
         if not a:
             continue
         f, fr = _pf(a), _pf(ref_asic)
         e = {"label": label,
              "ours": {k: f[k] / fr[k] for k in ("cycles", "delay_ns", "area", "time_ns", "atp")}}
-        p = pub.get(label)
+        p = pub.get(row.get("paper_label", label))
         if p and pref:
             e["paper"] = {"cycles": p.cycles / pref.cycles, "delay_ns": p.delay_ns / pref.delay_ns,
                           "area": p.area_um2 / pref.area_um2, "time_ns": p.time_us / pref.time_us,

@@ -75,7 +75,7 @@ class Job:
     def resolve(self) -> tuple[cores.Core, dict[str, int], dict[str, object]]:
         if self.target not in TARGETS:
             raise ValueError(f"unknown target {self.target!r}; use one of {', '.join(TARGETS)}")
-        core = cores.get(self.core)
+        core = cores.lookup(self.core)
         core.params["Width"].check("Width", self.width)
         unknown = sorted(set(self.params) - set(core.params) - set(core.hdl_overrides))
         if unknown:
