@@ -82,6 +82,12 @@ if os.environ.get("MONTMUL_IN_SIM"):
         """3, 2^(k-1) + 1 and 2^k - 3 (both 1 mod 4), 2^k - 1 (3 mod 4)."""
         return sorted({3, (1 << (k - 1)) + 1, (1 << k) - 3, (1 << k) - 1})
 
+    def _tlen(k: int) -> int:
+        """Exponent length for the tests that are not about the exponent
+        (rejections, handshake, reset): full length up to 64 bits, shorter
+        above (wall time; the corner and random tests use full lengths)."""
+        return k if k <= 64 else 24
+
     def _budget(k: int) -> int:
         """Exponentiations per test, fewer at large widths (wall time)."""
         return max(2, 256 // k)
@@ -98,9 +104,20 @@ if os.environ.get("MONTMUL_IN_SIM"):
         for ladder in (0, 1):
             for n in mods:
                 for base in sorted({0, 1, n - 1}):
-                    # Wide: full-length exponents with base N-1 only.
-                    for exp, t in exps if k <= 16 or base == n - 1 else exps[:2]:
+                    # Wide: full-length exponents with base N-1 and the
+                    # extreme moduli only.
+                    full = k <= 16 or (base == n - 1 and (k <= 64 or n in (3, (1 << k) - 1)))
+                    for exp, t in exps if full else exps[:2]:
                         await b.check(base, exp, n, ladder, exp_len=t)
+        # N = 3^j (the largest below 2^k), base 3: N divides the power, so
+        # products reach exactly N and the final subtraction is needed.
+        n = 3
+        while n * 3 < 1 << k:
+            n *= 3
+        for ladder in (0, 1):
+            for exp in (2, (1 << k) - 1):
+                r = await b.check(3, exp, n, ladder)
+                assert r.result == 0
         # A random base, all-ones exponent, N = 1 and 3 mod 4.
         rng = _rng()
         for n in ((1 << (k - 1)) + 1, (1 << k) - 1):
@@ -153,19 +170,19 @@ if os.environ.get("MONTMUL_IN_SIM"):
         if k + 1 < 1 << exp_len_width(k):
             bad.append((1, 1, k + 1, n, r2))  # exp_len above Width
             bad.append((1, 1, (1 << exp_len_width(k)) - 1, n, r2))
-        good = (rng.randrange(n), rng.randrange(1 << k), n)
+        good = (rng.randrange(n), rng.randrange(1 << _tlen(k)), n)
         for ladder in (0, 1):
             for base, exp, t, m, rr in bad:
                 resp = await b.drv.modexp(base, exp, t, m, rr, ladder)
                 assert resp.err == 1 and resp.result == 0 and resp.cycles == 0, (base, exp, t, m, rr)
                 b.verify(resp, base, exp, t, m, rr, ladder)
-                await b.check(good[0], good[1], good[2], ladder, exp_len=k)
+                await b.check(good[0], good[1], good[2], ladder, exp_len=_tlen(k))
             # A wrong R^2 in range: caught by the check product.
             for rr in {0, 1, (r2 + 1) % n, n - 1} - {r2}:
                 resp = await b.drv.modexp(3 % n, 5, 3, n, rr, ladder)
                 assert resp.err == 1 and resp.result == 0 and resp.mults == 2
                 b.verify(resp, 3 % n, 5, 3, n, rr, ladder)
-            await b.check(good[0], good[1], good[2], ladder, exp_len=k)
+            await b.check(good[0], good[1], good[2], ladder, exp_len=_tlen(k))
 
     @cocotb.test()
     async def test_busy_and_backpressure(dut):
@@ -177,8 +194,9 @@ if os.environ.get("MONTMUL_IN_SIM"):
         dut_ = b.dut
         n = _odd(rng, k)
         r2 = b.r2(n)
-        x1 = (rng.randrange(n), rng.randrange(1 << k), k, n, r2, 0)
-        x2 = (rng.randrange(n), rng.randrange(1 << k), k, n, r2, 1)
+        t = _tlen(k)
+        x1 = (rng.randrange(n), rng.randrange(1 << t), t, n, r2, 0)
+        x2 = (rng.randrange(n), rng.randrange(1 << t), t, n, r2, 1)
         t1 = await b.drv.request(*x1)
         # Present the second request at once and hold it.
         b.drv.drive(*x2)
@@ -204,7 +222,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         b.verify(await b.drv.response(t2), *x2)
         # Back-pressure on results and on rejections.
         for i, ladder in enumerate((0, 1, 0)):
-            await b.check(rng.randrange(n), rng.randrange(1 << k), n, ladder, exp_len=k, ready_after=1 + 4 * i)
+            await b.check(rng.randrange(n), rng.randrange(1 << t), n, ladder, exp_len=t, ready_after=1 + 4 * i)
         resp = await b.drv.modexp(n, 1, 1, n, r2, 0, ready_after=3)
         b.verify(resp, n, 1, 1, n, r2, 0)
 
@@ -216,10 +234,11 @@ if os.environ.get("MONTMUL_IN_SIM"):
         k, rng = b.k, _rng()
         dut_ = b.dut
         n = _odd(rng, k)
-        job = (rng.randrange(n), rng.randrange(1 << k), n)
-        want = b.model(job[0], job[1], k, n, b.r2(n), 1)
+        t = _tlen(k)
+        job = (rng.randrange(n), rng.randrange(1 << t), n)
+        want = b.model(job[0], job[1], t, n, b.r2(n), 1)
         for frac in (0.05, 0.5, 0.95):
-            await b.drv.request(job[0], job[1], k, n, b.r2(n), 1)
+            await b.drv.request(job[0], job[1], t, n, b.r2(n), 1)
             await ClockCycles(dut_.clk_i, max(1, int(want.cycles * frac)))
             await FallingEdge(dut_.clk_i)
             dut_.rst_ni.value = 0
@@ -235,7 +254,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
             b.mon._task.cancel()
             b.mon = ProductMonitor(dut_)
             b.mon.start()
-            await b.check(job[0], job[1], n, 1, exp_len=k)
+            await b.check(job[0], job[1], n, 1, exp_len=t)
 
 else:
     import pytest
@@ -245,19 +264,17 @@ else:
     from montmul.sim import modexp_sim
 
     # (simulator, core, width, core parameters).  Icarus: every registered
-    # core at width 8 (its builds are fast), scs_new wider.  Verilator:
-    # scs_new up to 256 bits, a constant-time core, the word-serial and
-    # carry-save families wider.
+    # core at width 8 (its builds take seconds), scs_new at 16.  Verilator
+    # (builds take ~30 s, simulations are fast): scs_new at 64 and 256, the
+    # carry-save FCS-MM-1 with a word-serial converter at 64.  About 2.5
+    # minutes on 2 cores.
     _GRID = (
         [("icarus", c, 8, {}) for c in sorted(cores.CORES)]
-        + [("icarus", "scs_new", 16, {}), ("icarus", "scs_new", 64, {})]
+        + [("icarus", "scs_new", 16, {})]
         + [
-            ("verilator", "scs_new", 8, {}),
             ("verilator", "scs_new", 64, {}),
             ("verilator", "scs_new", 256, {}),
-            ("verilator", "scs_new_ct", 16, {}),
-            ("verilator", "scs1", 64, {"CpaWidth": 8}),
-            ("verilator", "fcs1_bin", 64, {}),
+            ("verilator", "fcs1_bin", 64, {"CpaWidth": 16}),
         ]
     )
 
