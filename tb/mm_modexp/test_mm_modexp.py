@@ -111,11 +111,11 @@ if os.environ.get("MONTMUL_IN_SIM"):
                         await b.check(base, exp, n, ladder, exp_len=t)
         # N = 3^j (the largest below 2^k), base 3: N divides the power, so
         # products reach exactly N and the final subtraction is needed.
-        n = 3
+        n, j = 3, 1
         while n * 3 < 1 << k:
-            n *= 3
+            n, j = n * 3, j + 1
         for ladder in (0, 1):
-            for exp in (2, (1 << k) - 1):
+            for exp in (j, (1 << k) - 1):
                 r = await b.check(3, exp, n, ladder)
                 assert r.result == 0
         # A random base, all-ones exponent, N = 1 and 3 mod 4.
