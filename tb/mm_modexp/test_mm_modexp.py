@@ -106,7 +106,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
                 for base in sorted({0, 1, n - 1}):
                     # Wide: full-length exponents with base N-1 and the
                     # extreme moduli only.
-                    full = k <= 16 or (base == n - 1 and (k <= 64 or n in (3, (1 << k) - 1)))
+                    full = k <= 16 or (base == n - 1 and (k <= 64 or n == (1 << k) - 1))
                     for exp, t in exps if full else exps[:2]:
                         await b.check(base, exp, n, ladder, exp_len=t)
         # N = 3^j (the largest below 2^k), base 3: N divides the power, so
@@ -115,12 +115,12 @@ if os.environ.get("MONTMUL_IN_SIM"):
         while n * 3 < 1 << k:
             n, j = n * 3, j + 1
         for ladder in (0, 1):
-            for exp in (j, (1 << k) - 1):
+            for exp in (j, (1 << k) - 1) if k <= 64 else (j,):
                 r = await b.check(3, exp, n, ladder)
                 assert r.result == 0
         # A random base, all-ones exponent, N = 1 and 3 mod 4.
         rng = _rng()
-        for n in ((1 << (k - 1)) + 1, (1 << k) - 1):
+        for n in ((1 << (k - 1)) + 1, (1 << k) - 1) if k <= 64 else ((1 << (k - 1)) + 1,):
             for ladder in (0, 1):
                 await b.check(rng.randrange(n), (1 << k) - 1, n, ladder)
 
