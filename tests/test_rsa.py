@@ -298,9 +298,10 @@ def _vector_dir() -> Path:
 
 def parse_rsp(path: Path) -> list[dict]:
     """Cases of a CAVS .rsp/.txt file: each a dict of its fields (hex
-    strings) with the section's modulus size and the section's key fields.
-    Key fields before a section's first case (n, e, d, p, q) belong to the
-    section; after SHAAlg they belong to the case (SigVer gives e, d per case)."""
+    strings) with the section's modulus size and the key fields in force.
+    n, p, q start a new key (a section may hold several: SigVer15 changes n
+    within [mod = 2048]); e and d given before the key's first case belong to
+    the key, after SHAAlg to the case (SigVer gives e, d per case)."""
     cases: list[dict] = []
     ctx: dict = {}
     cur: dict | None = None
@@ -315,6 +316,10 @@ def parse_rsp(path: Path) -> list[dict]:
         if name == "SHAAlg":
             cur = dict(ctx, SHAAlg=value)
             cases.append(cur)
+        elif name in ("n", "p", "q"):
+            if name == "n":
+                ctx = {"mod": ctx["mod"]}
+            ctx[name], cur = value, None
         else:
             (ctx if cur is None else cur)[name] = value
     return cases
@@ -349,6 +354,8 @@ def test_parser_reads_whole_files():
     assert all({"n", "e", "d", "Msg", "S"} <= set(c) for c in gen)
     ver = _sigver_cases()
     assert len(ver) == 450 and sum(c["Result"].startswith("P") for c in ver) == 75
+    # a section may change n: [mod = 2048] of SigVer15 uses two moduli
+    assert len({c["n"] for c in ver if c["mod"] == 2048}) == 2
     # SigVer gives e and d per case ("Public Key e changed" cases change e)
     assert all({"n", "e", "Msg", "S", "Result"} <= set(c) for c in ver)
 
