@@ -73,7 +73,8 @@ module mm_scs_new #(
   typedef enum logic [1:0] {
     Sh2H,    // 2H_CSA output: SS = s, SC = cout << 1
     ShOne,   // loop, no skip: SS = s >> 1, SC = cout
-    ShTwo    // loop, skip:    SS = s >> 2, SC = cout >> 1
+    ShTwo,   // loop, skip:    SS = s >> 2, SC = cout >> 1
+    ShZero   // first iteration: SS = SC = 0 (the registers still hold D^)
   } shift_e;
 
   state_e          state_q, state_d;
@@ -83,19 +84,29 @@ module mm_scs_new #(
   logic [W-1:0]    bh_q, bh_d;    // B^ = 8B
   logic [W-1:0]    dh_q, dh_d;    // D^ = B^ + N^
   logic [Width:0]  nh_q, nh_d;    // N^ = N + 1
-  logic [Width:0]  a_q, a_d;      // A >> (i + 1)
+  logic [Width:0]  a_q, a_d;      // A, shifted by all but the pending shift (sh_q)
   logic [PosW-1:0] pos_q, pos_d;  // i + 1
   logic            qh_q, qh_d;    // q^
   logic            ah_q, ah_d;    // A^
   logic            err_q, err_d;
 
   logic [W-1:0]    ss_v, sc_v;    // SS[i], SC[i]: outputs of M1/M2
+  logic [Width:0]  a_v;           // A >> (i + 1): a_q with the pending shift
+  // The skip detector's inputs (three low bits of SS, SC and two of A) take
+  // the same view through their own one-hot copy of the shift select, so
+  // Skip_D does not wait for the decode and fan-out of sh_q.
+  logic [3:0]      lo_q, lo_d;    // one-hot {ShZero, ShTwo, ShOne, Sh2H}
+  logic [2:0]      ss_lo, sc_lo;
+  logic [1:0]      a_lo;
   logic [W-1:0]    x;             // SM3 output
   logic [W-1:0]    row_s, row_c;
   logic            alpha;
   logic            sc_zero;       // Zero_D
   logic            conv_done;
-  logic [PosW-1:0] pos_p1, pos_p2;  // pos_q + 1, pos_q + 2
+  // pos_q + 1, pos_q + 2, kept as nets so that synthesis does not fold the
+  // late skip bit into the increment (pos_q + 1 + skip is a carry chain).
+  (* keep *) logic [PosW-1:0] pos_p1;
+  (* keep *) logic [PosW-1:0] pos_p2;
   logic            skip, q_next, a_next, last;
   logic            req_err;
   logic [Width:0]  n_plus1;
@@ -113,12 +124,25 @@ module mm_scs_new #(
   );
 
   // M1 / M2: delayed right shift of the stored carry-save pair.
+  // A's shift is delayed the same way, so the skip bit selects only the
+  // registered shift amount, never a (Width+1)-bit multiplexer.
   always_comb begin
     unique case (sh_q)
-      ShOne:   begin ss_v = s_q >> 1; sc_v = c_q;        end
-      ShTwo:   begin ss_v = s_q >> 2; sc_v = c_q >> 1;   end
-      default: begin ss_v = s_q;      sc_v = c_q << 1;   end
+      ShOne:   begin ss_v = s_q >> 1; sc_v = c_q;        a_v = a_q >> 1; end
+      ShTwo:   begin ss_v = s_q >> 2; sc_v = c_q >> 1;   a_v = a_q >> 2; end
+      ShZero:  begin ss_v = '0;       sc_v = '0;         a_v = a_q;      end
+      default: begin ss_v = s_q;      sc_v = c_q << 1;   a_v = a_q;      end
     endcase
+  end
+
+  always_comb begin
+    ss_lo = ({3{lo_q[0]}} & s_q[2:0])         | ({3{lo_q[1]}} & s_q[3:1]) |
+            ({3{lo_q[2]}} & s_q[4:2]);
+    sc_lo = ({3{lo_q[0]}} & {c_q[1:0], 1'b0}) | ({3{lo_q[1]}} & c_q[2:0]) |
+            ({3{lo_q[2]}} & c_q[3:1]);
+    a_lo  = ({2{lo_q[0] | lo_q[3]}} & a_q[1:0]) | ({2{lo_q[1]}} & a_q[2:1]) |
+            ({2{lo_q[2]}} & a_q[3:2]);
+    lo_d  = 4'b0001 << sh_d;
   end
 
   mm_sm3 #(.Width(W)) u_sm3 (
@@ -140,12 +164,12 @@ module mm_scs_new #(
   );
 
   mm_skip_d u_skip_d (
-    .ss_i    (ss_v[2:0]),
-    .sc_i    (sc_v[2:0]),
+    .ss_i    (ss_lo),
+    .sc_i    (sc_lo),
     .q_i     (qh_q),
     .nh_i    (nh_q[2:1]),
-    .a1_i    (a_q[0]),
-    .a2_i    (a_q[1]),
+    .a1_i    (a_lo[0]),
+    .a2_i    (a_lo[1]),
     .last_i  (last),
     .enable_i(1'(SkipEnable && !ConstTime)),  // Icarus 11 sizes a bit parameter as 32 bits
     .skip_o  (skip),
@@ -163,8 +187,16 @@ module mm_scs_new #(
   assign conv_done = ConstTime ? (pos_q == PosW'(CtSteps)) : sc_zero;
   assign alpha   = (state_q == StLoop);
   assign last    = (pos_q == PosW'(LastIt));
-  assign pos_p1  = pos_q + PosW'(1);
-  assign pos_p2  = pos_q + PosW'(2);
+  // pos_q + 1 and pos_q + 2 as log-depth incrementers: bit j toggles when
+  // all bits below it (from bit 1, for + 2) are one.  Written as AND
+  // reductions, not "+", because synthesis maps a small "+" to a ripple
+  // chain, which was the critical path at k = 1024.
+  always_comb begin
+    for (int j = 0; j < PosW; j++) begin
+      pos_p1[j] = pos_q[j] ^ (&(pos_q | ~PosW'((1 << j) - 1)));
+      pos_p2[j] = (j == 0) ? pos_q[0] : pos_q[j] ^ (&(pos_q | ~PosW'(((1 << j) - 1) & ~1)));
+    end
+  end
   assign n_plus1 = {1'b0, n_i} + 1'b1;
 
   always_comb begin
@@ -202,17 +234,17 @@ module mm_scs_new #(
         end
       end
       StPre: begin
+        // The wide registers never wait for Zero_D: D^ = SS is captured
+        // every cycle (the last capture, with SC = 0, is the one used), and
+        // the loop's SS = SC = 0 start is a view (ShZero), not a clear.
         pos_d = pos_q + 1'b1;
+        s_d   = row_s;
+        c_d   = row_c;
+        dh_d  = ss_v;
         if (conv_done) begin
-          dh_d    = ss_v;
-          s_d     = '0;
-          c_d     = '0;
-          sh_d    = Sh2H;
+          sh_d    = ShZero;
           pos_d   = '0;
           state_d = StLoop;
-        end else begin
-          s_d = row_s;
-          c_d = row_c;
         end
       end
       StLoop: begin
@@ -225,7 +257,7 @@ module mm_scs_new #(
         end
         qh_d  = q_next;
         ah_d  = a_next;
-        a_d   = skip ? (a_q >> 2) : (a_q >> 1);
+        a_d   = a_v;  // shifted by the next cycle's view (sh_d)
         // Both successors come from the register; the late skip bit only
         // selects (an adder after Skip_D was the critical path).
         pos_d = skip ? pos_p2 : pos_p1;
@@ -258,6 +290,7 @@ module mm_scs_new #(
     if (!rst_ni) begin
       state_q <= StIdle;
       sh_q    <= Sh2H;
+      lo_q    <= 4'b0001;
       s_q     <= '0;
       c_q     <= '0;
       bh_q    <= '0;
@@ -271,6 +304,7 @@ module mm_scs_new #(
     end else begin
       state_q <= state_d;
       sh_q    <= sh_d;
+      lo_q    <= lo_d;
       s_q     <= s_d;
       c_q     <= c_d;
       bh_q    <= bh_d;
