@@ -111,6 +111,10 @@ module mm_fcs_mmm42 #(
   logic            adv_a, adv_q, adv_cy;
   logic [Width:0]  adv_as, adv_ac;
   logic [PosW-1:0] adv_pos;
+  // pos_q + 1, pos_q + 2 from the register (log-depth, see mm_scs_new), so
+  // the late skip bit only selects between them.
+  (* keep *) logic [PosW-1:0] pos_p1;
+  (* keep *) logic [PosW-1:0] pos_p2;
   logic            req_err;
 
   mm_in_check #(
@@ -198,6 +202,13 @@ module mm_fcs_mmm42 #(
     q2   = lo_s[1] ^ lo_c[1] ^ (a2 & b0);
   end
 
+  always_comb begin
+    for (int j = 0; j < PosW; j++) begin
+      pos_p1[j] = pos_q[j] ^ (&(pos_q | ~PosW'((1 << j) - 1)));
+      pos_p2[j] = (j == 0) ? pos_q[0] : pos_q[j] ^ (&(pos_q | ~PosW'(((1 << j) - 1) & ~1)));
+    end
+  end
+
   // What the detector's decision advances: (A^, q^) for the next executed
   // iteration, the BRFA by one or two bits, and i.
   always_comb begin
@@ -207,14 +218,14 @@ module mm_fcs_mmm42 #(
       adv_as  = as_q >> 2;
       adv_ac  = ac_q >> 2;
       adv_cy  = cy2;
-      adv_pos = pos_q + PosW'(2);
+      adv_pos = pos_p2;
     end else begin
       adv_a   = a1;
       adv_q   = q1;
       adv_as  = as_q >> 1;
       adv_ac  = ac_q >> 1;
       adv_cy  = cy1;
-      adv_pos = pos_q + PosW'(1);
+      adv_pos = pos_p1;
     end
   end
 
