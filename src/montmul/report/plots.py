@@ -45,6 +45,9 @@ def area_vs_time(data: dict, w: int, path: Path) -> list[str]:
         if len(fp) > 1:
             ax.step([p[0] for p in fp], [p[1] for p in fp], where="post", c="tab:red", lw=1, label="Pareto front")
             ax.legend(fontsize=8)
+        xs = [x for x, _, _ in ps]
+        if xs and max(xs) > 10 * min(xs):  # e.g. the basic multiplier's long adder
+            ax.set_xscale("log")
         ax.set_xlabel("time per multiplication (us) = cycles x delay")
         ax.set_ylabel("cell area (mm^2)")
         ax.set_title(f"{title}\n{w}-bit", fontsize=9)
