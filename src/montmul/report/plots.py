@@ -111,6 +111,9 @@ def atp(data: dict, path: Path) -> None:
         ys = [vals[lab] for lab in labels if lab in vals]
         ax.bar(xs, ys, bw, label=name, hatch="//" if name.startswith("paper") else None)
     ax.axhline(1.0, c="k", lw=0.8)
+    allv = [v for _, vals in series for v in vals.values()]
+    if allv and max(allv) > 10 * min(allv):
+        ax.set_yscale("log")
     ax.set_xticks(range(len(labels)))
     ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=8)
     ax.set_ylabel("area x time, relative to FCS-MM-1")
