@@ -61,6 +61,47 @@ module mm_scs_new #(
   localparam int PosW   = $clog2(LastIt + 3);
   localparam int CtSteps = (W + 1) / 2;        // worst-case 2H_CSA steps
 
+  // The iteration counter is a PosW-bit XNOR LFSR (maximal length; taps of
+  // Xilinx XAPP052) counting from state 0: its one- and two-step successors
+  // have no carry chain, so the late skip bit only selects between them.  A
+  // binary counter's "pos + 1" / "pos + 2" was folded by synthesis into
+  // "pos + 1 + skip", a carry chain behind Skip_D (the critical path at
+  // k = 2048).  tests/test_lfsr.py checks every width's period.
+  // Feedback taps (bit indices) per counter width: fb = XNOR of the taps.
+  function automatic logic [15:0] lfsr_taps(input integer n);
+    case (n)
+      4:       lfsr_taps = 16'h000C;  // 3, 2
+      5:       lfsr_taps = 16'h0014;  // 4, 2
+      6:       lfsr_taps = 16'h0030;  // 5, 4
+      7:       lfsr_taps = 16'h0060;  // 6, 5
+      8:       lfsr_taps = 16'h00B8;  // 7, 5, 4, 3
+      9:       lfsr_taps = 16'h0110;  // 8, 4
+      10:      lfsr_taps = 16'h0240;  // 9, 6
+      11:      lfsr_taps = 16'h0500;  // 10, 8
+      12:      lfsr_taps = 16'h0829;  // 11, 5, 3, 0
+      13:      lfsr_taps = 16'h100D;  // 12, 3, 2, 0
+      default: lfsr_taps = 16'h2015;  // 14: 13, 4, 2, 0
+    endcase
+  endfunction
+
+  localparam logic [15:0]     Taps = lfsr_taps(PosW);
+  localparam logic [PosW-1:0] TapM = Taps[PosW-1:0];
+
+  // The counter's state after n steps from 0 (elaboration time).
+  function automatic logic [PosW-1:0] lfsr_at(input integer n);
+    logic [PosW-1:0] x;
+    integer j;
+    x = '0;
+    for (j = 0; j < n; j = j + 1) begin
+      x = {x[PosW-2:0], ~^(x & TapM)};
+    end
+    lfsr_at = x;
+  endfunction
+
+  localparam logic [PosW-1:0] PosLast   = lfsr_at(LastIt);
+  localparam logic [PosW-1:0] PosLastM1 = lfsr_at(LastIt - 1);
+  localparam logic [PosW-1:0] PosCt     = lfsr_at(CtSteps);
+
   typedef enum logic [2:0] {
     StIdle,
     StPre,
@@ -85,7 +126,7 @@ module mm_scs_new #(
   logic [W-1:0]    dh_q, dh_d;    // D^ = B^ + N^
   logic [Width:0]  nh_q, nh_d;    // N^ = N + 1
   logic [Width:0]  a_q, a_d;      // A, shifted by all but the pending shift (sh_q)
-  logic [PosW-1:0] pos_q, pos_d;  // i + 1
+  logic [PosW-1:0] pos_q, pos_d;  // i + 1, as the state of an LFSR (see below)
   logic            qh_q, qh_d;    // q^
   logic            ah_q, ah_d;    // A^
   logic            err_q, err_d;
@@ -103,11 +144,8 @@ module mm_scs_new #(
   logic            alpha;
   logic            sc_zero;       // Zero_D
   logic            conv_done;
-  // pos_q + 1, pos_q + 2, kept as nets so that synthesis does not fold the
-  // late skip bit into the increment (pos_q + 1 + skip is a carry chain).
-  (* keep *) logic [PosW-1:0] pos_p1;
-  (* keep *) logic [PosW-1:0] pos_p2;
-  logic            skip, q_next, a_next, last;
+  logic [PosW-1:0] pos_p1, pos_p2; // the counter advanced by one and by two
+  logic            skip, q_next, a_next, last, near_end;
   logic            req_err;
   logic [Width:0]  n_plus1;
 
@@ -184,19 +222,12 @@ module mm_scs_new #(
   assign sc_zero = ~|c_q;
   // End of a precompute/conversion loop: SC = 0, or in constant-time mode
   // after exactly CtSteps steps (pos_q counts them; SC is then zero too).
-  assign conv_done = ConstTime ? (pos_q == PosW'(CtSteps)) : sc_zero;
+  assign conv_done = ConstTime ? (pos_q == PosCt) : sc_zero;
   assign alpha   = (state_q == StLoop);
-  assign last    = (pos_q == PosW'(LastIt));
-  // pos_q + 1 and pos_q + 2 as log-depth incrementers: bit j toggles when
-  // all bits below it (from bit 1, for + 2) are one.  Written as AND
-  // reductions, not "+", because synthesis maps a small "+" to a ripple
-  // chain, which was the critical path at k = 1024.
-  always_comb begin
-    for (int j = 0; j < PosW; j++) begin
-      pos_p1[j] = pos_q[j] ^ (&(pos_q | ~PosW'((1 << j) - 1)));
-      pos_p2[j] = (j == 0) ? pos_q[0] : pos_q[j] ^ (&(pos_q | ~PosW'(((1 << j) - 1) & ~1)));
-    end
-  end
+  assign last    = (pos_q == PosLast);
+  assign near_end = (pos_q == PosLastM1);  // a skip here ends the loop
+  assign pos_p1 = {pos_q[PosW-2:0], ~^(pos_q & TapM)};
+  assign pos_p2 = {pos_p1[PosW-2:0], ~^(pos_p1 & TapM)};
   assign n_plus1 = {1'b0, n_i} + 1'b1;
 
   always_comb begin
@@ -237,13 +268,14 @@ module mm_scs_new #(
         // The wide registers never wait for Zero_D: D^ = SS is captured
         // every cycle (the last capture, with SC = 0, is the one used), and
         // the loop's SS = SC = 0 start is a view (ShZero), not a clear.
-        pos_d = pos_q + 1'b1;
+        // Only the constant-time mode counts precompute steps (from the
+        // register compare); otherwise pos stays 0, independent of Zero_D.
+        pos_d = (ConstTime && !conv_done) ? pos_p1 : '0;
         s_d   = row_s;
         c_d   = row_c;
         dh_d  = ss_v;
         if (conv_done) begin
           sh_d    = ShZero;
-          pos_d   = '0;
           state_d = StLoop;
         end
       end
@@ -258,13 +290,12 @@ module mm_scs_new #(
         qh_d  = q_next;
         ah_d  = a_next;
         a_d   = a_v;  // shifted by the next cycle's view (sh_d)
-        // Both successors come from the register; the late skip bit only
-        // selects (an adder after Skip_D was the critical path).
-        pos_d = skip ? pos_p2 : pos_p1;
-        if (last || (skip && pos_q == PosW'(LastIt - 1))) begin
+        // Both outcomes (advance, or restart at 0 for the conversion) are
+        // prepared from registers; the late skip bit selects last.
+        pos_d = skip ? (near_end ? '0 : pos_p2) : (last ? '0 : pos_p1);
+        if (last || (skip && near_end)) begin
           qh_d    = 1'b0;
           ah_d    = 1'b0;
-          pos_d   = '0;
           state_d = StConv;
         end
       end
@@ -272,7 +303,7 @@ module mm_scs_new #(
         s_d   = row_s;
         c_d   = row_c;
         sh_d  = Sh2H;
-        pos_d = pos_q + 1'b1;
+        pos_d = pos_p1;
         if (conv_done) begin
           state_d = StDone;
         end
