@@ -277,3 +277,17 @@ def test_cli_synth_text_and_errors(results, build_dir, monkeypatch, capsys):
     assert "ASIC" in text and "scs_new" in text and "->" in text
     assert cli.main(["synth", "--core", "scs_new", "--width", "16", "--target", "gowin"]) == 2
     assert cli.main(["synth", "--core", "scs_new", "--width", "16", "--target", "asic", "--option", "bogus=1"]) == 2
+
+
+def test_liberty_areas_wherever_area_stands(tmp_path):
+    """Cell areas are found also when other attributes come first in the
+    group (OSU's BUFX2 starts with cell_footprint), and a missing cell is a
+    clear error."""
+    lib = tmp_path / "t.lib"
+    lib.write_text('library (t) {\n  cell (A1) {\n    area : 12;\n  }\n'
+                   '  cell ("B2") {\n    cell_footprint : buf;\n    cell_leakage_power : 0.1;\n    area : 24.5;\n'
+                   '    pin (Y) { direction : output; }\n  }\n}\n')
+    assert parse.liberty_areas(lib) == {"A1": 12.0, "B2": 24.5}
+    assert parse.liberty_cell_area(lib, "B2") == 24.5
+    with pytest.raises(tools.ToolError, match="no area for cell C3"):
+        parse.liberty_cell_area(lib, "C3")

@@ -17,10 +17,6 @@ def _n(x, fmt=",.0f") -> str:
     return "–" if x is None else format(x, fmt)
 
 
-def _params(p: dict) -> str:
-    return ", ".join(f"{k}={v}" for k, v in p.items())
-
-
 def headline(data: dict, w: int) -> list[str]:
     """Our ASIC figures at width ``w`` (the README's table)."""
     rows = []

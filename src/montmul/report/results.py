@@ -20,11 +20,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from .. import cores, synth
 from ..cores import ROOT
@@ -120,27 +118,10 @@ def cycles(items: list[tuple[str, dict, int]], samples: int, seed: int, jobs: in
 # --------------------------------------------------------------------------
 # Netlist facts behind a number
 
-_LIB_AREAS: dict[str, dict[str, float]] = {}
-
-
-def liberty_areas(path) -> dict[str, float]:
-    """Cell name -> area of every cell of a liberty file (the first ``area``
-    attribute inside each ``cell (...) {`` group)."""
-    key = str(path)
-    if key not in _LIB_AREAS:
-        text = Path(path).read_text(errors="replace")
-        cells = re.finditer(r"\bcell\s*\(\s*\"?([\w$]+)\"?\s*\)\s*\{", text)
-        out = {}
-        for m in cells:
-            a = re.compile(r"\barea\s*:\s*([\d.]+)").search(text, m.end(), m.end() + 2000)
-            if a:
-                out[m.group(1)] = float(a.group(1))
-        _LIB_AREAS[key] = out
-    return _LIB_AREAS[key]
-
-
 def _cell_areas(result: dict) -> dict[str, float]:
-    areas = liberty_areas(ROOT / result["options"]["liberty"])
+    from ..synth import parse
+
+    areas = parse.liberty_areas(ROOT / result["options"]["liberty"])
     missing = sorted(set(result["cells"]) - set(areas))
     if missing:
         raise ValueError(f"{result['options']['liberty']}: no area for cell(s) {', '.join(missing)}")

@@ -165,9 +165,28 @@ def liberty_time_unit_ps(path: Path) -> float:
     return float(m.group(1)) * {"ps": 1.0, "ns": 1000.0, "us": 1e6}[m.group(2)]
 
 
+_LIB_AREAS: dict[str, dict[str, float]] = {}
+
+
+def liberty_areas(path: Path) -> dict[str, float]:
+    """Cell name -> area of every cell of a liberty file: the first ``area``
+    attribute inside each ``cell (...) {`` group, wherever it stands in the
+    group (OSU's BUFX2 puts ``cell_footprint`` first)."""
+    key = str(path)
+    if key not in _LIB_AREAS:
+        text = Path(path).read_text(errors="replace")
+        area = re.compile(r"\barea\s*:\s*([\d.]+)")
+        out = {}
+        for m in re.finditer(r"\bcell\s*\(\s*\"?([\w$]+)\"?\s*\)\s*\{", text):
+            a = area.search(text, m.end(), m.end() + 2000)
+            if a:
+                out[m.group(1)] = float(a.group(1))
+        _LIB_AREAS[key] = out
+    return _LIB_AREAS[key]
+
+
 def liberty_cell_area(path: Path, cell: str) -> float:
-    text = path.read_text(errors="replace")
-    m = re.search(r"cell\s*\(\s*\"?" + re.escape(cell) + r"\"?\s*\)\s*\{\s*area\s*:\s*([\d.]+)", text)
-    if not m:
-        raise ToolError(f"{path}: no area for cell {cell}")
-    return float(m.group(1))
+    try:
+        return liberty_areas(path)[cell]
+    except KeyError:
+        raise ToolError(f"{path}: no area for cell {cell}") from None
