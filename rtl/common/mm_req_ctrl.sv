@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// mm_req_ctrl: the request/response shell shared by every one-product-at-a-
+// time core (docs/interface.md).  It owns the handshake and the error path so
+// that a core adds only its datapath:
+//   - in_ready_o is high exactly while idle; a request is accepted at an edge
+//     with in_valid_i && in_ready_o (accept_o, combinational, for that cycle);
+//   - the request is checked by mm_in_check on the request path (even or small
+//     modulus, operands outside [0, InBound*N) when CheckRange = 1);
+//   - a legal request raises start_o in its accepting cycle (the datapath
+//     loads its operands at that edge) and the shell stays busy until the
+//     datapath raises done_i: the edge of a busy cycle with done_i high is the
+//     last edge of the latency, after which out_valid_o is high;
+//   - a rejected request is answered at the accepting edge itself (latency 0)
+//     with err_o = 1, and s_o = 0;
+//   - the response (out_valid_o, s_o, err_o) is held until out_ready_i; only
+//     then does the shell return to idle.
+// The result register belongs to the datapath (res_i); the shell only masks it
+// with the error flag, so every core answers s_o = 0 on a rejected request.
+`include "mm_macros.svh"
+
+module mm_req_ctrl #(
+  parameter int Width      = 8,  // modulus width k: >= 2
+  parameter int OpWidth    = 9,  // operand and result width: >= Width
+  parameter int InBound    = 2,  // operands must be below InBound*N: 1 or 2
+  parameter bit CheckRange = 1   // 1: reject operands >= InBound*N
+) (
+  input  logic               clk_i,
+  input  logic               rst_ni,
+  // request (ports of the core)
+  input  logic               in_valid_i,
+  output logic               in_ready_o,
+  input  logic [OpWidth-1:0] a_i,
+  input  logic [OpWidth-1:0] b_i,
+  input  logic [Width-1:0]   n_i,
+  // response (ports of the core)
+  output logic               out_valid_o,
+  input  logic               out_ready_i,
+  output logic [OpWidth-1:0] s_o,
+  output logic               err_o,
+  // to and from the datapath
+  output logic               accept_o,  // a request (legal or not) is taken at this edge
+  output logic               start_o,   // a legal request is taken at this edge: load operands
+  output logic               busy_o,    // between start and done
+  input  logic               done_i,    // (while busy) the result is complete at this edge
+  input  logic [OpWidth-1:0] res_i      // the datapath's result register
+);
+
+  if (OpWidth < Width) begin : gen_bad_width
+    `MM_FATAL("mm_req_ctrl: OpWidth must be >= Width")
+  end
+
+  typedef enum logic [1:0] {
+    StIdle,
+    StBusy,
+    StDone
+  } state_e;
+
+  state_e state_q, state_d;
+  logic   err_q, err_d;
+  logic   req_err;
+
+  mm_in_check #(
+    .Width     (Width),
+    .OpWidth   (OpWidth),
+    .InBound   (InBound),
+    .CheckRange(CheckRange)
+  ) u_in_check (
+    .a_i  (a_i),
+    .b_i  (b_i),
+    .n_i  (n_i),
+    .err_o(req_err)
+  );
+
+  always_comb begin
+    state_d  = state_q;
+    err_d    = err_q;
+    accept_o = 1'b0;
+    start_o  = 1'b0;
+    unique case (state_q)
+      StIdle: begin
+        if (in_valid_i) begin
+          accept_o = 1'b1;
+          start_o  = ~req_err;
+          err_d    = req_err;
+          if (req_err) begin
+            state_d = StDone;
+          end else begin
+            state_d = StBusy;
+          end
+        end
+      end
+      StBusy: begin
+        if (done_i) begin
+          state_d = StDone;
+        end
+      end
+      StDone: begin
+        if (out_ready_i) begin
+          state_d = StIdle;
+        end
+      end
+      default: state_d = StIdle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q <= StIdle;
+      err_q   <= 1'b0;
+    end else begin
+      state_q <= state_d;
+      err_q   <= err_d;
+    end
+  end
+
+  assign in_ready_o  = (state_q == StIdle);
+  assign busy_o      = (state_q == StBusy);
+  assign out_valid_o = (state_q == StDone);
+  assign err_o       = err_q;
+  assign s_o         = err_q ? '0 : res_i;
+
+endmodule
