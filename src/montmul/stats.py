@@ -8,12 +8,8 @@ import random
 import statistics
 import time
 
-
-def simulate(core, width, vectors, sim, jobs=1, params=None):
-    """RTL results for ``vectors`` (imports cocotb only when called)."""
-    from .sim.api import simulate as _sim
-
-    return _sim(core, width, vectors, sim=sim, jobs=jobs, params=params)
+from . import cores
+from .sim.api import simulate
 
 
 def random_vectors(k: int, samples: int, seed: int) -> list[tuple[int, int, int]]:
@@ -48,7 +44,7 @@ def measure(core, k: int, vectors, sim: str, jobs: int = 1, params=None):
     if sim == "model":
         return [m.cycles for m in models], models, 0.0
     t0 = time.monotonic()
-    res = simulate(core, k, vectors, sim, jobs, params)
+    res = simulate(core, k, vectors, sim=sim, jobs=jobs, params=params)
     t_sim = time.monotonic() - t0
     bad = [(v, r, m) for v, r, m in zip(vectors, res, models) if r.err or r.s != m.result or r.cycles != m.cycles]
     if bad:
@@ -76,3 +72,9 @@ def cycle_stats(core, k: int, samples: int, seed: int, sim: str, jobs: int = 1, 
     out["model_breakdown_avg"] = {key: v / samples for key, v in phases.items()}
     out["seconds_sim"] = round(t_sim, 2)
     return out
+
+
+def model_cycles(core_name: str, width: int, samples: int = 1000, seed: int = 1, params: dict | None = None) -> float:
+    """Average cycles of one multiplication from the core's cycle model over
+    ``samples`` random operands."""
+    return cycle_stats(cores.lookup(core_name), width, samples, seed, "model", params=params)["avg"]
