@@ -59,7 +59,7 @@ def designs(only: list[str] | None = None) -> list[Design]:
         if cs in cores.UNITS:
             # The paper measures the carry-save core alone: synthesize it too
             # and compare that row with the paper.
-            out.append(Design(f"{r.label} (carry-save core)", cs, {}, cores.unit(cs).description, "", r.label))
+            out.append(Design(f"{r.label} (carry-save core)", cs, {}, cores.UNITS[cs].description, "", r.label))
             out.append(Design(r.label, r.core, dict(r.params), r.note, r.wrapper_phase, ""))
         else:
             out.append(Design(r.label, r.core, dict(r.params), r.note, r.wrapper_phase, r.label))
