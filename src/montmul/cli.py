@@ -122,15 +122,19 @@ def cmd_cycles(args) -> int:
     if args.samples < 1:
         return fail("--samples must be at least 1")
     try:
-        out = cycle_stats(core, k, args.samples, args.seed, args.sim, args.jobs, hdl_params(args))
+        out = cycle_stats(core, k, args.samples, args.seed, args.sim, args.jobs, hdl_params(args),
+                          modulus_bits=args.modulus_bits)
     except RuntimeError as exc:
         return fail(str(exc), 1)
     if args.json:
         print(json.dumps(out))
         return 0
-    print(f"{core.name} width {k}: {args.samples} random multiplications, {args.sim} (seed {args.seed})")
+    print(f"{core.name} width {k}: {args.samples} random multiplications with {out['modulus_bits']}-bit moduli, "
+          f"{args.sim} (seed {args.seed})")
     print(f"  measured  avg {out['avg']:.2f}  min {out['min']}  max {out['max']}  std {out['std']:.2f}")
     print(f"  model     avg {out['model_avg']:.2f}  min {out['model_min']}  max {out['model_max']}")
+    if "kernel" in out["model_breakdown_avg"]:
+        print(f"  kernel    avg {out['kernel_avg']:.2f}  (the cycles the core's paper counts)")
     print("  model phases (avg): " + ", ".join(f"{k2} {v:.2f}" for k2, v in out["model_breakdown_avg"].items()))
     if args.sim != "model":
         print(f"  every RTL result and latency equals the model's ({out['seconds_sim']} s simulation)")
@@ -340,6 +344,8 @@ def build_parser() -> argparse.ArgumentParser:
     core_args(cy)
     cy.add_argument("--samples", type=int, default=1000)
     cy.add_argument("--seed", type=int, default=1)
+    cy.add_argument("--modulus-bits", type=int, metavar="L",
+                    help="draw random moduli of exactly L bits (default: the width)")
     cy.add_argument("--sim", choices=SIMS, default="verilator")
     cy.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel simulator processes")
     cy.set_defaults(func=cmd_cycles)

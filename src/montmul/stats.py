@@ -12,12 +12,16 @@ from . import cores
 from .sim.api import simulate
 
 
-def random_vectors(k: int, samples: int, seed: int) -> list[tuple[int, int, int]]:
-    """Random k-bit odd moduli (top bit set) with operands uniform in [0, N)."""
+def random_vectors(k: int, samples: int, seed: int, modulus_bits: int | None = None) -> list[tuple[int, int, int]]:
+    """Random odd moduli of exactly ``modulus_bits`` bits (default k; top bit
+    set) with operands uniform in [0, N)."""
+    bits = k if modulus_bits is None else modulus_bits
+    if not 2 <= bits <= k:
+        raise ValueError(f"modulus bits {bits} outside [2, {k}] (the core's width)")
     rng = random.Random(seed)
     out = []
     for _ in range(samples):
-        n = rng.randrange(1 << (k - 1), 1 << k) | 1
+        n = rng.randrange(1 << (bits - 1), 1 << bits) | 1
         if n < 3:
             n = 3
         out.append((rng.randrange(n), rng.randrange(n), n))
@@ -57,11 +61,16 @@ def measure(core, k: int, vectors, sim: str, jobs: int = 1, params=None):
     return [r.cycles for r in res], models, t_sim
 
 
-def cycle_stats(core, k: int, samples: int, seed: int, sim: str, jobs: int = 1, params=None) -> dict:
-    """Random-input cycle statistics, measured, with the model's beside them."""
-    vectors = random_vectors(k, samples, seed)
+def cycle_stats(core, k: int, samples: int, seed: int, sim: str, jobs: int = 1, params=None,
+                modulus_bits: int | None = None) -> dict:
+    """Random-input cycle statistics, measured, with the model's beside them.
+
+    ``kernel_avg``: the cycles a core's paper counts (the model's ``kernel``
+    phase where the model has one, else the whole latency)."""
+    vectors = random_vectors(k, samples, seed, modulus_bits)
     measured, models, t_sim = measure(core, k, vectors, sim, jobs, params)
-    out = {"core": core.name, "width": k, "samples": samples, "seed": seed, "sim": sim}
+    out = {"core": core.name, "width": k, "modulus_bits": modulus_bits or k, "samples": samples,
+           "seed": seed, "sim": sim}
     out.update(summary(measured))
     ms = summary([m.cycles for m in models])
     out.update({"model_avg": ms["avg"], "model_min": ms["min"], "model_max": ms["max"]})
@@ -70,6 +79,7 @@ def cycle_stats(core, k: int, samples: int, seed: int, sim: str, jobs: int = 1, 
         for key, v in m.breakdown.items():
             phases[key] = phases.get(key, 0) + v
     out["model_breakdown_avg"] = {key: v / samples for key, v in phases.items()}
+    out["kernel_avg"] = out["model_breakdown_avg"].get("kernel", out["avg"])
     out["seconds_sim"] = round(t_sim, 2)
     return out
 
