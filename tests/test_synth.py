@@ -136,7 +136,7 @@ def test_cache_key_covers_params_options_and_files():
 def test_bad_jobs_rejected():
     with pytest.raises(ValueError, match="unknown target"):
         sy.Job("scs_new", 16, "gowin").resolve()
-    with pytest.raises(ValueError, match="no HDL parameter"):
+    with pytest.raises(ValueError, match="has no parameter SkipEnable"):
         sy.Job("r2_basic", 16, "asic", params={"SkipEnable": 0}).resolve()
     with pytest.raises(ValueError, match="flow option"):
         sy.Job("r2_basic", 16, "xilinx", options={"freq_mhz": 100}).resolve()
