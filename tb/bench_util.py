@@ -15,23 +15,21 @@ from montmul import cores
 from montmul.sim import runner
 
 SIMS = tuple(s for s in os.environ.get("MONTMUL_SIMS", "icarus,verilator").split(",") if s)
-#: Non-default parameter sets run at test widths up to this one.
-PARAM_SET_MAX_WIDTH = 256
 
 
 def grid(core_name: str):
-    """pytest parameters (sim, width, params): every simulator x every test
-    width at the default parameters, and the registry's other parameter sets
-    at the test widths up to PARAM_SET_MAX_WIDTH (they exercise a parameter,
-    not the width)."""
+    """pytest parameters (sim, width, params): each simulator at the core's
+    test widths for it (``MONTMUL_WIDTHS`` overrides them for every
+    simulator), and the registry's other parameter sets at each simulator's
+    smallest width (they exercise a parameter, not the width)."""
     core = cores.lookup(core_name)
     widths = os.environ.get("MONTMUL_WIDTHS")
-    ws = tuple(int(w) for w in widths.split(",")) if widths else core.test_widths
     out = []
     for sim in SIMS:
+        ws = tuple(int(w) for w in widths.split(",")) if widths else core.test_widths[sim]
         for w in ws:
             for p in ({}, *core.test_params):
-                if p and w > PARAM_SET_MAX_WIDTH and not widths:
+                if p and w != min(ws) and not widths:
                     continue
                 tag = "-".join(f"{k}{v}" for k, v in p.items())
                 out.append(pytest.param(sim, w, dict(p), id=f"{sim}-w{w}" + (f"-{tag}" if tag else "")))
