@@ -108,7 +108,7 @@ class Core:
         return self.model(a, b, n, width, **kwargs)
 
 
-COMMON = ("common/mm_in_check.sv",)
+COMMON = ("common/mm_in_check.sv", "common/mm_req_ctrl.sv")
 CSA_CELLS = ("common/mm_cfa_row.sv", "common/mm_sm3.sv", "common/mm_skip_d.sv")
 
 
@@ -265,6 +265,9 @@ FCS2_CS_RTL = COMMON + (
     "common/mm_csa_row.sv", "common/mm_sm3.sv", "common/mm_brfa.sv", "radix2/mm_fcs2.sv",
 )
 FCS_CS2BIN = ("common/mm_cpa_fc.sv", "common/mm_cs2bin.sv")
+#: The binary wrapper mm_fcs_bin holds either carry-save core (its Variant
+#: parameter picks one), so both configurations read both cores' files.
+FCS_BIN_RTL = FCS2_CS_RTL + ("radix2/mm_fcs1.sv",) + FCS_CS2BIN + ("radix2/mm_fcs_bin.sv",)
 FCS_CPA = Param(32, 4, 256, "word width w of the binary converter's CPA")
 
 
@@ -290,7 +293,7 @@ register(
         name="fcs1_bin",
         family="radix2",
         paper="000 Sec. II-C Fig. 5/6, 001 Algorithm 2; binary wrapper ours",
-        rtl=FCS1_CS_RTL + FCS_CS2BIN + ("radix2/mm_fcs1_bin.sv",),
+        rtl=FCS_BIN_RTL,
         model=radix2.fcs1_bin,
         params={
             "Width": Param(32, 3, 8192, "modulus width k"),
@@ -299,6 +302,7 @@ register(
         },
         r_log2=_r_walter,
         latency_bound=_fcs1_bin_bound,
+        hdl_overrides={"Variant": 1},
         model_params={"CpaWidth": "cpa_width"},
         description="FCS-MM-1 (five-to-two CSA, BRFA, carry-save in/out) with a word-serial CPA to binary",
         widths=(8, 16, 64, 256, 1024),
@@ -310,7 +314,7 @@ register(
         name="fcs2_bin",
         family="radix2",
         paper="000 Sec. II-C (McIvor et al.'s FCS-MM-2); binary wrapper ours",
-        rtl=FCS2_CS_RTL + FCS_CS2BIN + ("radix2/mm_fcs2_bin.sv",),
+        rtl=FCS_BIN_RTL,
         model=radix2.fcs2_bin,
         params={
             "Width": Param(32, 3, 8192, "modulus width k"),
@@ -319,6 +323,7 @@ register(
         },
         r_log2=_r_walter,
         latency_bound=_fcs2_bin_bound,
+        hdl_overrides={"Variant": 2},
         model_params={"CpaWidth": "cpa_width"},
         description="FCS-MM-2 (D = B + N in carry-save, four-to-two CSA) with a word-serial CPA to binary",
         widths=(8, 16, 64, 256, 1024),
@@ -420,6 +425,7 @@ def unit(name: str) -> Core:
         rtl=rtl,
         model=model,
         params={k: wrapper.params[k] for k in ("Width", "CheckRange")},
+        hdl_overrides={},  # the wrapper's Variant is not a parameter of the unit
         model_params={},
         latency_bound=bound,
         description=f"{name}: carry-save operands and result (not on the common interface)",
