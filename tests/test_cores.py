@@ -19,7 +19,12 @@ ALL = sorted(cores.CORES)
 def test_entry_matches_rtl(name):
     core = cores.get(name)
     if core.is_config:
-        assert core.name.startswith(core.top[3:] + "_"), "a configuration is named <module>_<suffix>"
+        # <module>_<suffix> (scs_new_ct), or the module's name with the
+        # variant's number in it (fcs1_bin: mm_fcs_bin with Variant = 1)
+        module = core.top[3:]
+        assert core.name.startswith(module + "_") or re.sub(r"\d+", "", core.name) == module, (
+            "a configuration is named <module>_<suffix> or <module> with its variant number"
+        )
     else:
         assert core.top == f"mm_{core.name}", "registry name must be the module name without mm_"
     for path in core.sources():

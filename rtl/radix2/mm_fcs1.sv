@@ -16,8 +16,8 @@
 //
 // Result SS + SC = A*B*2^-(k+2) mod N, in [0, 2N), for AS + AC and BS + BC in
 // [0, 2N) and odd N < 2^k.  This is not the common binary interface (the
-// operand and result ports are carry-save pairs); mm_fcs1_bin puts it behind
-// the common interface.  Handshake, reset and rejected requests follow
+// operand and result ports are carry-save pairs); mm_fcs_bin (Variant = 1)
+// puts it behind the common interface.  Handshake, reset and rejected requests follow
 // docs/interface.md: a request with an even N, N < 3 or (CheckRange = 1)
 // AS + AC >= 2N or BS + BC >= 2N is answered with err_o = 1, ss_o = sc_o = 0
 // at the accepting edge.

@@ -19,11 +19,11 @@
 // bit-serially from the registered barrel-register full adder (mm_brfa).
 //
 // Result SS + SC = A*B*2^-(k+2) mod N, in [0, 2N), for AS + AC and BS + BC in
-// [0, 2N) and odd N < 2^k.  Not the common binary interface; mm_fcs2_bin puts
-// it behind it.  Handshake, reset and rejected requests as in mm_fcs1.
+// [0, 2N) and odd N < 2^k.  Not the common binary interface; mm_fcs_bin
+// (Variant = 2) puts it behind it.  Handshake, reset and rejected requests as
+// in mm_fcs1, by the same shell (mm_req_ctrl).
 // Latency: 1 + (k+2) cycles after the accepting edge, for every input (the
-// model montmul.models.radix2.fcs2_cs counts the same).  Handshake, input
-// check and error flag: the shared shell mm_req_ctrl, as in mm_fcs1.
+// model montmul.models.radix2.fcs2_cs counts the same).
 `include "mm_macros.svh"
 
 module mm_fcs2 #(

@@ -84,16 +84,16 @@ module mm_r2_basic #(
     ai    = a_q[0];
     qi    = s_q[0] ^ (ai & b_q[0]);
     sum   = {1'b0, s_q} + (ai ? {2'b0, b_q} : '0) + (qi ? {3'b0, n_q} : '0);
-    if (accept) begin
+    if (busy) begin
+      s_d   = sum[Width+2:1];
+      a_d   = a_q >> 1;
+      cnt_d = cnt_q + 1'b1;
+    end else if (accept) begin
       s_d   = '0;
       a_d   = {1'b0, a_i};
       b_d   = b_i;
       n_d   = n_i;
       cnt_d = '0;
-    end else if (busy) begin
-      s_d   = sum[Width+2:1];
-      a_d   = a_q >> 1;
-      cnt_d = cnt_q + 1'b1;
     end
   end
 

@@ -267,6 +267,9 @@ module mm_scs_new #(
       pos_d = '0;
       ph_d  = PhPre;
     end else if (busy) begin
+      // Every phase runs the row, and the stored pair takes its outputs.
+      s_d = row_s;
+      c_d = row_c;
       unique case (ph_q)
         PhPre: begin
           // The wide registers never wait for Zero_D: D^ = SS is captured
@@ -275,8 +278,6 @@ module mm_scs_new #(
           // Only the constant-time mode counts precompute steps (from the
           // register compare); otherwise pos stays 0, independent of Zero_D.
           pos_d = (ConstTime && !conv_done) ? pos_p1 : '0;
-          s_d   = row_s;
-          c_d   = row_c;
           dh_d  = ss_v;
           if (conv_done) begin
             sh_d = ShZero;
@@ -284,8 +285,6 @@ module mm_scs_new #(
           end
         end
         PhLoop: begin
-          s_d  = row_s;
-          c_d  = row_c;
           if (skip) begin
             sh_d = ShTwo;
           end else begin
@@ -305,8 +304,6 @@ module mm_scs_new #(
         end
         PhConv: begin
           // Until SC = 0 (done); then the held SS is the result.
-          s_d   = row_s;
-          c_d   = row_c;
           sh_d  = Sh2H;
           pos_d = pos_p1;
         end

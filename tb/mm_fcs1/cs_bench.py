@@ -3,7 +3,7 @@
 
 mm_fcs1 and mm_fcs2 have carry-save operand and result ports, so they are
 not registered cores (the registry describes the common interface; their
-binary wrappers fcs1_bin / fcs2_bin are registered).  For the runner, which
+binary wrapper mm_fcs_bin is registered as fcs1_bin / fcs2_bin).  For the runner, which
 builds a :class:`montmul.cores.Core`, this module derives a descriptor of the
 bare carry-save core from its wrapper's entry: the wrapper's file list up to
 the carry-save core, and the parameters the carry-save core has.

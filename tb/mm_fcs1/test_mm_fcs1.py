@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """Bench of mm_fcs1, the carry-save FCS-MM-1 core (not on the common
-interface; its wrapper mm_fcs1_bin runs the common suite): the carry-save
+interface; its wrapper mm_fcs_bin runs the common suite as fcs1_bin): the carry-save
 tests of cs_suite.py at every test width on Icarus and Verilator, both result
 words and the latency of every multiplication against the model fcs1_cs."""
 from __future__ import annotations

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """Bench of mm_fcs2, the carry-save FCS-MM-2 core (not on the common
-interface; its wrapper mm_fcs2_bin runs the common suite): the carry-save
+interface; its wrapper mm_fcs_bin runs the common suite as fcs2_bin): the carry-save
 tests of tb/mm_fcs1/cs_suite.py at every test width on Icarus and Verilator,
 both result words and the latency of every multiplication against the model
 fcs2_cs."""
