@@ -215,7 +215,13 @@ MSCS_CELLS = ("common/mm_csa_row.sv", "common/mm_sm3.sv")
 FCS1_CS_RTL = SHELL + ("common/mm_csa_row.sv", "common/mm_brfa.sv", "radix2/mm_fcs1.sv")
 FCS2_CS_RTL = SHELL + ("common/mm_csa_row.sv", "common/mm_sm3.sv", "common/mm_brfa.sv", "radix2/mm_fcs2.sv")
 FCS_CS2BIN = ("common/mm_cpa_fc.sv", "common/mm_cs2bin.sv")
-CPA_WIDTH = Param(32, 4, 256, "word width w of the word-serial carry-propagate converter")
+#: The binary wrapper mm_fcs_bin holds either carry-save core (its Variant
+#: parameter picks one), so both configurations read both cores' files.
+FCS_BIN_RTL = FCS2_CS_RTL + ("radix2/mm_fcs1.sv",) + FCS_CS2BIN + ("radix2/mm_fcs_bin.sv",)
+FCS_BIN_PARAMS = {
+    "CpaWidth": Param(32, 4, 256, "word width w of the word-serial carry-propagate converter"),
+    "Variant": Param(1, 1, 2, "the carry-save core: 1 = FCS-MM-1, 2 = FCS-MM-2"),
+}
 
 
 def scs_new_bound(k: int, p: Params) -> int:
@@ -290,10 +296,11 @@ register(Core(
     name="fcs1_bin",
     family="radix2",
     paper="000 Sec. II-C Fig. 5/6, 001 Algorithm 2; binary wrapper ours",
-    top="mm_fcs1_bin",
-    rtl=FCS1_CS_RTL + FCS_CS2BIN + ("radix2/mm_fcs1_bin.sv",),
+    top="mm_fcs_bin",
+    rtl=FCS_BIN_RTL,
     model=radix2.fcs1_bin,
-    params={"CpaWidth": CPA_WIDTH},
+    params=FCS_BIN_PARAMS,
+    fixed={"Variant": 1},
     model_args={"CpaWidth": "cpa_width"},
     r_log2=walter,
     # Constant: k+2 iterations, then ceil((k+1)/w) converter words.
@@ -305,10 +312,11 @@ register(Core(
     name="fcs2_bin",
     family="radix2",
     paper="000 Sec. II-C (McIvor et al.'s FCS-MM-2); binary wrapper ours",
-    top="mm_fcs2_bin",
-    rtl=FCS2_CS_RTL + FCS_CS2BIN + ("radix2/mm_fcs2_bin.sv",),
+    top="mm_fcs_bin",
+    rtl=FCS_BIN_RTL,
     model=radix2.fcs2_bin,
-    params={"CpaWidth": CPA_WIDTH},
+    params=FCS_BIN_PARAMS,
+    fixed={"Variant": 2},
     model_args={"CpaWidth": "cpa_width"},
     r_log2=walter,
     # Constant: 1 precompute cycle (D = B + N), k+2 iterations, converter words.

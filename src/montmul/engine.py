@@ -126,10 +126,10 @@ def core_wrapper(core: str, params: dict[str, int] | None = None) -> str:
     w = cores.WIDTH
     plist = [("Width", "Width")]
     for k in sorted(fixed):
-        # 0/1 as one-bit literals: on/off parameters are `bit` (Icarus 11
-        # mishandles 32-bit values there); an int parameter reads them alike.
-        v = fixed[k]
-        plist.append((k, f"1'b{v}" if v in (0, 1) else str(v)))
+        # On/off parameters (range 0..1) are `bit` and get one-bit literals
+        # (Icarus 11 mishandles 32-bit values there); int parameters decimal.
+        v, p = fixed[k], c.all_params[k]
+        plist.append((k, f"1'b{v}" if (p.lo, p.hi) == (0, 1) else str(v)))
     pw = max(len(k) for k, _ in plist)
     params_txt = ",\n".join(f"    .{k:<{pw}}({v})" for k, v in plist)
     tw = max(len(t) for _, _, t in _PORTS)
