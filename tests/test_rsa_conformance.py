@@ -20,7 +20,10 @@ Each montmul operation is then about 8 core multiplications on the model.
 from __future__ import annotations
 
 import hashlib
+import json
+import os
 import shutil
+from pathlib import Path
 
 import pytest
 from cryptography.exceptions import UnsupportedAlgorithm
@@ -494,3 +497,63 @@ def test_new_combinations_on_verilator(pairs):
     pr.cd().public_key().verify(sig.data, b"rtl", cpad.PSS(cpad.MGF1(chash("sha1")), 0), chash("sha3_256"))
     ct = pr.cd().public_key().encrypt(b"rtl", cpad.OAEP(cpad.MGF1(chash("sha1")), chash("sha256"), None))
     assert rsa.decrypt(pr.D, ct, hw, mgf1_hash="sha1", crt=False).data == b"rtl"
+
+
+# ---------------------------------------------------------------------------
+# Wycheproof (C2SP/wycheproof, testvectors_v1), on demand: not shipped with
+# the project.  MONTMUL_WYCHEPROOF=<checkout>/testvectors_v1 pytest -m vectors_full
+#   -k wycheproof tests/test_rsa_conformance.py
+WYCHEPROOF = os.environ.get("MONTMUL_WYCHEPROOF")
+
+
+def _wycheproof_files() -> list[str]:
+    if not WYCHEPROOF:
+        return ["(MONTMUL_WYCHEPROOF not set)"]
+    root = Path(WYCHEPROOF)
+    names = [f.name for pat in ("rsa_pss_*_test.json", "rsa_signature_*_test.json", "rsa_oaep_*_test.json")
+             for f in sorted(root.glob(pat))]
+    # PSS with the parameters in the key's ASN.1 and multi-prime keys are outside montmul.rsa
+    return [n for n in names if "_params_" not in n and "three_primes" not in n]
+
+
+def _int(x: str) -> int:
+    return int(x, 16)
+
+
+@pytest.mark.vectors_full
+@pytest.mark.skipif(not WYCHEPROOF, reason="set MONTMUL_WYCHEPROOF=<wycheproof>/testvectors_v1")
+@pytest.mark.parametrize("name", _wycheproof_files())
+def test_wycheproof(name):
+    """Every test of one Wycheproof RSA file with the group's own parameters
+    (hash, MGF1 hash or SHAKE mask, salt length, label): "valid" accepted,
+    "invalid" rejected with a ValueError, "acceptable" either way."""
+    data = json.loads((Path(WYCHEPROOF) / name).read_text())
+    hw = rsa.Hardware(core=os.environ.get("MONTMUL_WYCHEPROOF_CORE", "r2_basic"),
+                      sim=os.environ.get("MONTMUL_VECTORS_SIM", "model"))
+    wrong = []
+    for g in data["testGroups"]:
+        h = rsa._hash_name(g["sha"])
+        if data["schema"].startswith("rsaes_oaep"):
+            k = g["privateKey"]
+            key = rsa.RsaKey(*(_int(k[f]) for f in ("modulus", "publicExponent", "privateExponent", "prime1",
+                                                     "prime2", "exponent1", "exponent2", "coefficient")))
+            mgf = rsa._hash_name(g["mgfSha"])
+            for t in g["tests"]:
+                try:
+                    got = rsa.decrypt(key, bytes.fromhex(t["ct"]), hw, hash=h, mgf1_hash=mgf,
+                                      label=bytes.fromhex(t["label"])).data == bytes.fromhex(t["msg"])
+                except ValueError:
+                    got = False
+                if t["result"] != "acceptable" and got != (t["result"] == "valid"):
+                    wrong.append((t["tcId"], t["result"], t["comment"]))
+            continue
+        key = rsa.RsaKey(_int(g["publicKey"]["modulus"]), _int(g["publicKey"]["publicExponent"]))
+        kw = {}
+        if data["schema"].startswith("rsassa_pss"):
+            kw = {"padding": "pss", "salt_length": g["sLen"],
+                  "mgf1_hash": rsa._hash_name(g["mgfSha"]) if g["mgf"] == "MGF1" else None}
+        items = [(key, bytes.fromhex(t["msg"]), bytes.fromhex(t["sig"])) for t in g["tests"]]
+        for t, r in zip(g["tests"], rsa.verify_many(items, hw, hash=h, **kw)):
+            if t["result"] != "acceptable" and isinstance(r, rsa.RsaResult) != (t["result"] == "valid"):
+                wrong.append((t["tcId"], t["result"], t["comment"], str(r)[:60]))
+    assert not wrong, f"{len(wrong)} wrong verdicts: {wrong[:5]}"
