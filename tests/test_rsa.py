@@ -281,6 +281,8 @@ def test_errors(key512):
         rsa.sign(k, b"m", FAST, hash="md5")
     with pytest.raises(ValueError, match="unknown signature padding"):
         rsa.sign(k, b"m", FAST, padding="oaep")
+    with pytest.raises(ValueError, match="512-bit key is too short for sha512 with any salt"):
+        rsa.sign(k, b"m", FAST, padding="pss", hash="sha512", salt_length="max")  # emLen < hLen + 2
     with pytest.raises(ValueError, match="CRT needs"):
         rsa.rsadp(rsa.RsaKey(k.n, k.e, k.d), 5, FAST, crt=True)
     with pytest.raises(KeyError, match="unknown core"):

@@ -498,8 +498,9 @@ def emsa_pss_encode(message: bytes, em_bits: int, hash_name: str = "sha256",
         if salt_length is not None and len(salt) != s_len:
             raise ValueError(f"salt is {len(salt)} bytes but the salt length is {s_len}")
         s_len = len(salt)
-    if em_len < h_len + s_len + 2:
-        raise ValueError(f"encoding error: a {em_bits + 1}-bit key is too short for {hash_name} with a {s_len}-byte salt")
+    if em_len < h_len + max(s_len, 0) + 2:  # s_len < 0: "max" on a key shorter than hLen + 2 bytes
+        salt_text = f"a {s_len}-byte salt" if s_len >= 0 else "any salt"
+        raise ValueError(f"encoding error: a {em_bits + 1}-bit key is too short for {hash_name} with {salt_text}")
     if salt is None:
         salt = os.urandom(s_len)
     h = _digest(hash_name, b"\x00" * 8 + m_hash + salt)
@@ -695,10 +696,8 @@ def sign(key: RsaKey, message: bytes, hw: Hardware | None = None, *, padding: st
         em = emsa_pkcs1_v15(message, k, hash)
     elif padding == "pss":
         mgf = _mgf1_hash(hash, mgf1_hash, "PSS")
-        h_len = len(_digest(hash, b""))
-        s_len = len(salt) if salt is not None and salt_length is None else \
-            _salt_len(salt_length, (key.bits + 6) // 8, h_len)
-        em = emsa_pss_encode(message, key.bits - 1, hash, s_len, salt, mgf1_hash=mgf)
+        em = emsa_pss_encode(message, key.bits - 1, hash, salt_length, salt, mgf1_hash=mgf)
+        s_len = len(salt) if salt is not None else _salt_len(salt_length, (key.bits + 6) // 8, len(_digest(hash, b"")))
         what = {"mgf1_hash": mgf, "salt_length": s_len}
     else:
         raise ValueError(f"unknown signature padding {padding!r}; use {' or '.join(SIGN_PADDINGS)}")
