@@ -116,25 +116,42 @@ def _key(args, rsa):
 
 
 def _crypto_check(args, key, rsa, msg: bytes, res) -> tuple[str, bool]:
-    """What ``cryptography`` says about our result: (text, ok)."""
+    """What ``cryptography`` says about our result: (text, ok).  ``cryptography``
+    gets the parameters the result records (hash, MGF1 hash, salt length)."""
+    from cryptography.exceptions import UnsupportedAlgorithm
+
+    if res.padding == "pss" and res.mgf1_hash is None:
+        return f"not checked: cryptography has no RSASSA-PSS with {res.hash} (RFC 8702)", True
+    try:
+        return _crypto_verdict(args, key, rsa, msg, res)
+    except UnsupportedAlgorithm:  # e.g. OAEP with SHA-3 or an MGF1 hash other than SHA-1/SHA-2
+        return (f"not checked: cryptography does not support {res.padding} with {res.hash}, "
+                f"MGF1-{res.mgf1_hash}"), True
+
+
+def _crypto_verdict(args, key, rsa, msg: bytes, res) -> tuple[str, bool]:
     from cryptography.exceptions import InvalidSignature
     from cryptography.hazmat.primitives.asymmetric import padding as cpad
 
     h = rsa.HASHES[res.hash]() if res.hash else None
+    mgf = cpad.MGF1(rsa.HASHES[res.mgf1_hash]()) if res.mgf1_hash else None
     ck = key.cryptography_key()
     pub = ck.public_key() if key.is_private else ck
+    if res.padding == "pss":
+        # the salt length we used or checked; "auto" only where we read it too
+        pss = cpad.PSS(mgf, cpad.PSS.AUTO if res.salt_recovered else res.salt_length)
     if args.action == "sign":
         if res.padding == "pkcs1v15":
             same = ck.sign(msg, cpad.PKCS1v15(), h) == res.data
             return ("byte-identical to cryptography's signature" if same else
                     "DIFFERS from cryptography's signature"), same
         try:
-            pub.verify(res.data, msg, cpad.PSS(cpad.MGF1(h), cpad.PSS.AUTO), h)
+            pub.verify(res.data, msg, pss, h)
             return "cryptography verifies it (PSS is randomized: no byte comparison)", True
         except InvalidSignature:
             return "cryptography REJECTS it", False
     if args.action == "verify":
-        pad = cpad.PKCS1v15() if res.padding == "pkcs1v15" else cpad.PSS(cpad.MGF1(h), cpad.PSS.AUTO)
+        pad = cpad.PKCS1v15() if res.padding == "pkcs1v15" else pss
         try:
             pub.verify(args._sig, msg, pad, h)
             return "cryptography agrees: valid", True
@@ -143,12 +160,12 @@ def _crypto_check(args, key, rsa, msg: bytes, res) -> tuple[str, bool]:
     if args.action == "encrypt":
         if not key.is_private:
             return "not checked (public key: cryptography cannot decrypt)", True
-        pad = cpad.PKCS1v15() if res.padding == "pkcs1v15" else cpad.OAEP(cpad.MGF1(h), h, args.label.encode() or None)
+        pad = cpad.PKCS1v15() if res.padding == "pkcs1v15" else cpad.OAEP(mgf, h, args.label.encode() or None)
         same = ck.decrypt(res.data, pad) == msg
         return ("cryptography decrypts it to the message (encryption is randomized: no byte comparison)" if same
                 else "cryptography decrypts it to SOMETHING ELSE"), same
     if key.is_private:  # decrypt: cryptography's decryption of the same ciphertext
-        pad = cpad.PKCS1v15() if res.padding == "pkcs1v15" else cpad.OAEP(cpad.MGF1(h), h, args.label.encode() or None)
+        pad = cpad.PKCS1v15() if res.padding == "pkcs1v15" else cpad.OAEP(mgf, h, args.label.encode() or None)
         same = ck.decrypt(args._ct, pad) == res.data
         return ("same message as cryptography's decryption" if same else "DIFFERS from cryptography's decryption"), same
     return "", True
@@ -173,17 +190,18 @@ def cmd_rsa(args) -> int:
     try:
         if args.action == "sign":
             res = rsa.sign(key, msg, hw, padding=args.padding, hash=args.hash, crt=args.crt,
-                           salt_length=None if args.salt_length == "auto" else args.salt_length)
+                           salt_length=args.salt_length, mgf1_hash=args.mgf1_hash)
         elif args.action == "verify":
             args._sig = _read_bytes(None, args.signature, args.signature_file, "signature")
             res = rsa.verify(key, msg, args._sig, hw, padding=args.padding, hash=args.hash,
-                             salt_length=args.salt_length)
+                             salt_length=args.salt_length, mgf1_hash=args.mgf1_hash)
         elif args.action == "encrypt":
-            res = rsa.encrypt(key, msg, hw, padding=args.padding, hash=args.hash, label=args.label.encode())
+            res = rsa.encrypt(key, msg, hw, padding=args.padding, hash=args.hash, label=args.label.encode(),
+                              mgf1_hash=args.mgf1_hash)
         else:
             args._ct = _read_bytes(None, args.ciphertext, args.ciphertext_file, "ciphertext")
             res = rsa.decrypt(key, args._ct, hw, padding=args.padding, hash=args.hash, label=args.label.encode(),
-                              crt=args.crt)
+                              crt=args.crt, mgf1_hash=args.mgf1_hash)
     except RuntimeError as exc:
         return fail(str(exc), 1)
     check, ok = _crypto_check(args, key, rsa, msg, res)
@@ -201,6 +219,7 @@ def cmd_rsa(args) -> int:
     out = {
         "action": args.action, "core": args.core, "sim": args.sim, "ladder": args.ladder,
         "bits": key.bits, "key": origin, "crt": res.crt, "padding": res.padding, "hash": res.hash,
+        "mgf1_hash": res.mgf1_hash, "salt_length": res.salt_length, "salt_recovered": res.salt_recovered,
         "result": data.hex() if isinstance(data, bytes) else data,
         "exps": [vars(x) for x in res.exps], "cycles": res.cycles, "cycles_parallel": res.cycles_parallel,
         "seconds": round(res.seconds, 3), "cryptography": check, "cryptography_ok": ok,
@@ -213,6 +232,17 @@ def cmd_rsa(args) -> int:
     print(f"key       {origin}")
     print(f"hardware  {args.core}, {args.sim}, {'Montgomery ladder' if args.ladder else 'square-and-multiply'}"
           + (f", {'CRT' if res.crt else 'no CRT'}" if private else ""))
+    scheme = {"pkcs1v15": "PKCS#1 v1.5", "pss": "PSS", "oaep": "OAEP"}[res.padding]
+    if res.hash:
+        scheme += f", {res.hash}"
+    if res.padding == "pss" and res.mgf1_hash is None:
+        scheme += f", mask {res.hash} (RFC 8702)"
+    elif res.mgf1_hash:
+        scheme += f", MGF1-{res.mgf1_hash}"
+    if res.salt_length is not None:
+        scheme += (f", salt {res.salt_length} bytes" +
+                   (" (read from the signature: --salt-length auto, not checked)" if res.salt_recovered else ""))
+    print(f"scheme    {scheme}")
     if args.action == "sign":
         print(f"signature {data.hex()}")
     elif args.action == "verify":
@@ -280,12 +310,16 @@ def add_parsers(sub, core_args) -> None:
         # --json is also accepted after the action (it is a global option of `rsa`)
         sp.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print one JSON object")
         sp.add_argument("--padding", choices=paddings, default=default)
-        sp.add_argument("--hash", default="sha256", help="sha1, sha224, sha256 (default), sha384, sha512, sha512_224, sha512_256")
+        sp.add_argument("--hash", default="sha256",
+                        help="sha1, sha224, sha256 (default), sha384, sha512, sha512_224, sha512_256, "
+                             "sha3_224, sha3_256, sha3_384, sha3_512; shake128, shake256 (PSS only, RFC 8702)")
+        sp.add_argument("--mgf1-hash", metavar="HASH", default=None,
+                        help="PSS/OAEP: the MGF1 hash (default: --hash; none with shake128/256)")
 
     s = acts.add_parser("sign", help="sign a message (PKCS#1 v1.5 or PSS)")
     message(s)
     common(s, ("pkcs1v15", "pss"), "pkcs1v15")
-    s.add_argument("--salt-length", type=_salt, default="digest", help="PSS salt: digest (default), max or bytes")
+    s.add_argument("--salt-length", type=_salt, default=None, help="PSS salt: digest (default), max or bytes")
     s.add_argument("--out", metavar="FILE", help="also write the signature (raw bytes)")
 
     v = acts.add_parser("verify", help="verify a signature")
@@ -294,7 +328,9 @@ def add_parsers(sub, core_args) -> None:
     g = v.add_mutually_exclusive_group(required=True)
     g.add_argument("--signature", metavar="HEX")
     g.add_argument("--signature-file", metavar="FILE", help="raw bytes")
-    v.add_argument("--salt-length", type=_salt, default="auto", help="PSS salt: auto (default), digest, max or bytes")
+    v.add_argument("--salt-length", type=_salt, default=None,
+                   help="PSS salt length to check: digest (default), max or bytes; auto reads it from the "
+                        "signature instead (weaker: any salt length is accepted)")
 
     e = acts.add_parser("encrypt", help="encrypt a message (OAEP or PKCS#1 v1.5)")
     message(e)
