@@ -77,7 +77,7 @@ def cmd_cores(args) -> int:
                 "paper": c.paper,
                 "top": c.top,
                 "width_range": [w.lo, w.hi],
-                "r_log2": f"k+{c.r_log2(0)}",
+                "r_log2": c.r_text or f"k+{c.r_log2(0)}",
                 "input_range": f"[0, {c.in_bound}N)",
                 "output_range": f"[0, {c.out_bound}N)",
                 "latency_bound_1024": c.bound(1024),

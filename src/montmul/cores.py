@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Callable
 
 from .models import MMResult, radix2
+from .models import systolic as _systolic
 
 #: Repository root (the RTL lives in ``rtl/`` beside ``src/``).
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,7 +47,9 @@ class Core:
     rtl: tuple[str, ...]  #: RTL files relative to ``rtl/``, dependencies first
     model: Callable[..., MMResult]  #: model(a, b, n, width, **model_kwargs)
     params: dict[str, Param]  #: HDL parameters; ``Width`` is the modulus width k
-    r_log2: Callable[[int], int]  #: log2 of the Montgomery radix R for width k
+    #: log2 of the Montgomery radix R: f(k), or f(k, hdl_params) when R
+    #: depends on a parameter (call :meth:`radix_log2` with the parameters)
+    r_log2: Callable[..., int]
     in_bound: int = 2  #: operands accepted in [0, in_bound*N)
     out_bound: int = 2  #: results in [0, out_bound*N)
     data_dependent: bool = False  #: latency depends on the operand values
@@ -60,6 +63,7 @@ class Core:
     #: what the model computes (e.g. SkipEnable -> skip)
     model_params: dict[str, str] = field(default_factory=dict)
     widths: tuple[int, ...] = (8, 16, 64, 256)  #: widths the test suite runs
+    r_text: str = ""  #: R as printed by ``montmul cores`` (default "k+<r_log2(0)>")
 
     @property
     def top(self) -> str:
@@ -97,6 +101,12 @@ class Core:
         if len(inspect.signature(self.latency_bound).parameters) >= 2:
             return self.latency_bound(width, self.hdl_params(width, **(params or {})))
         return self.latency_bound(width)
+
+    def radix_log2(self, width: int, params: dict[str, int] | None = None) -> int:
+        """log2 R at ``width`` for the HDL parameters ``params``."""
+        if len(inspect.signature(self.r_log2).parameters) >= 2:
+            return self.r_log2(width, self.hdl_params(width, **(params or {})))
+        return self.r_log2(width)
 
     def run_model(self, a: int, b: int, n: int, width: int, params: dict[str, int] | None = None) -> MMResult:
         """The model's answer for one request, for the HDL parameters
@@ -431,3 +441,37 @@ def lookup(name: str) -> Core:
     if name in CORES or name not in _UNITS:
         return get(name)
     return unit(name)
+
+
+# --- issue 13 entries: paper 004 systolic / multiplexed systolic (owner: p004 helper) ---
+SYSTOLIC_COMMON = ("common/mm_in_check.sv", "common/mm_req_ctrl.sv", "systolic/mm_sys_quot.sv",
+                   "systolic/mm_sys_ctrl.sv")
+SYSTOLIC_PARAMS = {
+    "Width": Param(32, 3, 8192, "modulus width k"),
+    "CheckRange": Param(1, 0, 1, "reject operands >= 2N"),
+    "WordWidth": Param(16, _systolic.WORD_WIDTH_MIN, _systolic.WORD_WIDTH_MAX, "word width w, radix 2^w"),
+}
+
+
+def _r_systolic(k: int, params: dict[str, int] | None = None) -> int:
+    # R = 2^(w * ceil((k+2)/w)): whole words, R > 4N (docs/systolic.md)
+    return _systolic.r_log2(k, (params or {}).get("WordWidth", 16))
+
+
+register(
+    Core(
+        name="systolic",
+        family="systolic",
+        paper="004 Sec. 4.1, Fig. 1-5 (reconstructed: docs/systolic.md)",
+        rtl=SYSTOLIC_COMMON + ("systolic/mm_sys_pe.sv", "systolic/mm_systolic.sv"),
+        model=_systolic.systolic,
+        params=SYSTOLIC_PARAMS,
+        r_log2=_r_systolic,
+        latency_bound=lambda k, p: _systolic.systolic_latency(k, p["WordWidth"]),
+        model_params={"WordWidth": "word_width"},
+        description="Word-level systolic array: m PEs with two w x w multipliers each, quotient block, N' in the core",
+        widths=(32, 64, 128),
+        r_text="w*ceil((k+2)/w)",
+    )
+)
+# --- end paper 004 ---
