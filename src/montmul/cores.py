@@ -474,4 +474,24 @@ register(
         r_text="w*ceil((k+2)/w)",
     )
 )
+
+register(
+    Core(
+        name="systolic_mux",
+        family="systolic",
+        paper="004 Sec. 4.2, Fig. 6-10 (reconstructed: docs/systolic.md)",
+        rtl=SYSTOLIC_COMMON + (
+            "systolic/mm_sys_mulblk.sv", "systolic/mm_sys_mpe.sv", "systolic/mm_sys_mpe_last.sv",
+            "systolic/mm_sys_acore.sv", "systolic/mm_systolic_mux.sv",
+        ),
+        model=_systolic.systolic_mux,
+        params=SYSTOLIC_PARAMS,
+        r_log2=_r_systolic,
+        latency_bound=lambda k, p: _systolic.systolic_mux_latency(k, p["WordWidth"]),
+        model_params={"WordWidth": "word_width"},
+        description="Multiplexed systolic array: ceil(m/4) arithmetic cores, one multiplier block per 4 one-adder PEs",
+        widths=(32, 64, 128),
+        r_text="w*ceil((k+2)/w)",
+    )
+)
 # --- end paper 004 ---
