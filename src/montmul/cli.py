@@ -32,6 +32,16 @@ from .sim.api import simulate
 from .stats import cycle_stats, model_cycles
 
 # --------------------------------------------------------------------------
+def _r_text(c) -> str:
+    """R as the table prints it: "k+c" when log2 R - k is the same at every
+    width (radix-2 cores), else R at k = 1024 (word-level cores round k + 2
+    up to whole words)."""
+    offsets = {c.radix_log2(k) - k for k in range(1017, 1025)}
+    if len(offsets) == 1:
+        return f"k+{offsets.pop()}"
+    return f"{c.radix_log2(1024)} at k=1024"
+
+
 def cmd_cores(args) -> int:
     rows = []
     for c in cores.CORES.values():
@@ -43,7 +53,7 @@ def cmd_cores(args) -> int:
                 "paper": c.paper,
                 "top": c.top,
                 "width_range": [w.lo, w.hi],
-                "r_log2": f"k+{c.radix_log2(1024) - 1024}",
+                "r_log2": _r_text(c),
                 "input_range": f"[0, {c.in_bound}N)",
                 "output_range": f"[0, {c.out_bound}N)",
                 "latency_bound_1024": c.bound(1024),
