@@ -352,6 +352,13 @@ def cmd_report(args) -> int:
 
 
 # --------------------------------------------------------------------------
+class Parser(argparse.ArgumentParser):
+    """argparse with usage errors as one line (status 2) naming the command's help."""
+
+    def error(self, message: str):
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
     """Every option's help text ends with its default (where it has one)."""
 
@@ -380,7 +387,7 @@ def jobs_arg(sp, what: str = "parallel simulator processes") -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="montmul", formatter_class=HelpFormatter,
+    p = Parser(prog="montmul", formatter_class=HelpFormatter,
                                 description="Montgomery multiplier cores: models, RTL simulation, synthesis, "
                                             "statistics, RSA.",
                                 epilog="Exit status: 0 success, 1 verification failure, 2 bad usage, "

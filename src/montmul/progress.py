@@ -110,12 +110,13 @@ class Bar:
 
             _state["tty_bars"] = _state.get("tty_bars", 0) + 1
             self._bar = tqdm(total=total, desc=desc, unit=unit, file=stream, dynamic_ncols=True,
-                             mininterval=0.2, leave=False, delay=1.0)
+                             mininterval=0.2, leave=False, delay=1.0,
+                             bar_format="{desc}: {elapsed} elapsed" if total is None else None)
         self._ticker = threading.Thread(target=self._tick, daemon=True)
         self._ticker.start()
 
     # -- plain lines --------------------------------------------------------
-    def _plain(self, end: bool = False) -> None:
+    def _plain(self, end: bool = False, stopped: bool = False) -> None:
         el = time.monotonic() - self.t0
         parts = [f"montmul: {self.desc}:"]
         parts.append(f"{self.n}/{self.total} {self.unit}" if self.total is not None else f"{self.n} {self.unit}")
@@ -126,7 +127,7 @@ class Bar:
             if self.total is not None and not end:
                 parts.append(f"ETA {_fmt_secs((self.total - self.n) / rate)}")
         if end:
-            parts.append("done")
+            parts.append("stopped" if stopped else "done")
         print(", ".join([parts[0] + " " + parts[1]] + parts[2:]), file=self.stream, flush=True)
         self._last_plain = time.monotonic()
 
@@ -160,7 +161,8 @@ class Bar:
         else:
             print(line, file=self.stream or sys.stderr, flush=True)
 
-    def close(self) -> None:
+    def close(self, stopped: bool = False) -> None:
+        """End the bar; ``stopped``: the job failed or was interrupted."""
         if not self.active:
             return
         self._stop.set()
@@ -169,11 +171,11 @@ class Bar:
                 self._bar.close()
                 _state["tty_bars"] -= 1
             elif self._last_plain is not None:  # a job that showed progress says when it ends
-                self._plain(end=True)
+                self._plain(end=True, stopped=stopped)
         self.active = False
 
     def __enter__(self) -> Bar:
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, exc_type, *exc) -> None:
+        self.close(stopped=exc_type is not None)
