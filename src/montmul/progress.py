@@ -21,8 +21,11 @@ import sys
 import threading
 import time
 
-#: Seconds between two plain (non-terminal) progress lines.
+#: Seconds before the first plain (non-terminal) progress line, and between two.
+PLAIN_FIRST = 2.0
 PLAIN_INTERVAL = 10.0
+#: Seconds between two redraws of the elapsed time while no item finishes.
+TICK = 1.0
 
 #: Wall seconds per phase since the last :func:`reset`.
 PHASES: dict[str, float] = {}
@@ -132,13 +135,13 @@ class Bar:
         self._last_plain = time.monotonic()
 
     def _tick(self) -> None:
-        while not self._stop.wait(1.0):
+        while not self._stop.wait(TICK):
             with self._lock:
                 if self._bar is not None:
                     self._bar.refresh()
                     continue
                 now = time.monotonic()
-                if self._last_plain is None and now - self.t0 >= 2.0 or \
+                if self._last_plain is None and now - self.t0 >= PLAIN_FIRST or \
                         self._last_plain is not None and now - self._last_plain >= PLAIN_INTERVAL:
                     self._plain()
 
