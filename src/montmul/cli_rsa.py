@@ -254,6 +254,9 @@ def cmd_rsa(args) -> int:
         save_key(args.save_key, key.to_pem(), args.force)
     elif args.force:
         return fail("--force only applies to --save-key", EXIT_USAGE)
+    out_file = getattr(args, "out", None)
+    if out_file and not Path(out_file).parent.is_dir():  # before a long run, not after it
+        return fail(f"--out {out_file}: directory {Path(out_file).parent} does not exist", EXIT_USAGE)
     msg = b""
     if args.action in ("sign", "verify", "encrypt"):
         msg = _read_bytes(args.message, args.message_hex, args.message_file, "message")
@@ -281,7 +284,6 @@ def cmd_rsa(args) -> int:
             return fail(msg, EXIT_USAGE)  # an option value rsa.py checks itself
         return fail(f"rejected input: {msg}", EXIT_INPUT)
     check, ok = _crypto_check(args, key, rsa, msg, res)
-    out_file = getattr(args, "out", None)
     if out_file and isinstance(res.data, bytes):
         Path(out_file).write_bytes(res.data)
     private = args.action in ("sign", "decrypt")

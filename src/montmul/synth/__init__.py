@@ -31,7 +31,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import cores, progress
+from .. import cores
+from .. import progress as bars  # run_many's `progress` argument is the per-job callback
 from ..cores import ROOT
 from . import flows, tools
 from .figures import derived, figures
@@ -199,8 +200,8 @@ def run_many(
     errors = []
     if pending:
         n = workers or min(len(pending), os.cpu_count() or 1)
-        with progress.phase("synthesize"), \
-                progress.Bar(len(pending), f"synthesis ({n} in parallel)", unit="job") as bar, \
+        with bars.phase("synthesize"), \
+                bars.Bar(len(pending), f"synthesis ({n} in parallel)", unit="job") as bar, \
                 concurrent.futures.ProcessPoolExecutor(max_workers=max(1, n)) as pool:
             futs = {pool.submit(_run_one, (jobs[idx[0]], build, force)): idx for idx in pending.values()}
             for fut in concurrent.futures.as_completed(futs):
