@@ -23,7 +23,7 @@ test: setup  ## set up, then run the whole test suite (models, CLI, lint, RTL be
 	$(PY) -m pytest -n $(JOBS) -q
 
 test-fast: setup  ## pure-Python tests only (no simulator, lint or synthesis; under a minute)
-	$(PY) -m pytest -n $(JOBS) -q -m "not rtl" tests
+	$(PY) -m pytest -n $(JOBS) -q -m "not rtl and not slow" tests
 
 lint: setup  ## Verilator and Verible lint of every RTL file
 	$(PY) -m pytest -q tests/test_lint.py
