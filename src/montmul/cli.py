@@ -30,7 +30,7 @@ from . import VERSION, cores, progress
 from .cli_rsa import add_parsers as add_rsa_parsers
 from .cli_util import (
     DEFAULT_SIM, EXIT_CHECK, EXIT_INPUT, EXIT_INTERRUPT, EXIT_OK, EXIT_PIPE, EXIT_TOOL, EXIT_USAGE, SIMS,
-    CliError, core_and_width, fail, hdl_params, hexify, parse_csv, parse_int, parse_widths, positive_int,
+    CliError, core_and_width, fail, hdl_params, nonneg_int, parse_csv, parse_int, parse_widths, positive_int,
 )
 from .models import InputError
 from .sim.api import simulate
@@ -200,6 +200,7 @@ def cmd_demo(args) -> int:
     """The main job: every core on paper 001's 32-bit example and on a batch of
     random 1024-bit multiplications in RTL simulation, beside the models."""
     a, b, n, paper = P001
+    cores.WIDTH.check("Width", args.width)  # before the first simulation, not after it
     print("montmul demo: every registered core in RTL simulation, beside its model\n")
     print(f"Paper 001's 32-bit example (Icarus): A={a} B={b} N={n}, paper's R = 2^32, result {paper}")
     for core in cores.CORES.values():
@@ -458,7 +459,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="flow option, e.g. freq_mhz=250, seed=2, period_ps=1500, max_fanout=6 (repeatable)")
     jobs_arg(sy, "parallel synthesis processes")
     sy.add_argument("--force", action="store_true", help="rerun even when a cached result exists")
-    sy.add_argument("--samples", type=int, default=1000,
+    sy.add_argument("--samples", type=nonneg_int, default=1000,
                     help="random operand sets for the model's average cycles (0: no derived figures)")
     sy.add_argument("--seed", type=int, default=1, help="random seed")
     sy.add_argument("--json", action="store_true", help="print one JSON object")

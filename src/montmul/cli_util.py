@@ -70,14 +70,6 @@ def parse_widths(text: str, option: str = "--widths", allow_empty: bool = False)
     return tuple(out)
 
 
-def hexify(value):
-    """Integers as 0x-hex strings, recursively (JSON: any tool reads them
-    exactly, where a 1024-bit JSON number becomes a double)."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        return value
-    return hex(value)
-
-
 def parse_int(text: str) -> int:
     """A decimal or 0x-hex integer (argparse type)."""
     try:
