@@ -154,6 +154,20 @@ def _test(sim, core, testcase, bdir, test_dir, env, waves, name, log, test_modul
     )
 
 
+def _stop_children() -> None:
+    """SIGTERM to this process's own child processes (the simulators it started)."""
+    import signal
+
+    for task in Path(f"/proc/{os.getpid()}/task").glob("*/children"):
+        try:
+            pids = [int(p) for p in task.read_text().split()]
+        except OSError:
+            continue
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGTERM)
+
+
 def _done_count(path: Path) -> int:
     """Requests a batch shard reports done (its progress file), 0 before it starts."""
     try:
@@ -198,10 +212,16 @@ def run_batch(
                 progress.Bar(len(requests), f"{sim}: {core.name} width {width}", unit="req") as bar:
             with ThreadPoolExecutor(procs) as pool:
                 futs = [pool.submit(one, i) for i in range(procs)]
-                while not all(f.done() for f in futs):
-                    if bar.active:
-                        bar.set(sum(_done_count(tmpd / f"done{i}") for i in range(procs)))
-                    concurrent.futures.wait(futs, timeout=0.5)
+                try:
+                    while not all(f.done() for f in futs):
+                        if bar.active:
+                            bar.set(sum(_done_count(tmpd / f"done{i}") for i in range(procs)))
+                        concurrent.futures.wait(futs, timeout=0.5)
+                except KeyboardInterrupt:
+                    # Ctrl-C: the simulators run in worker threads, which never see it
+                    # (and Icarus answers SIGINT with an interactive prompt): stop them.
+                    _stop_children()
+                    raise
                 parts = [f.result() for f in futs]
             bar.set(len(requests))
     out: list[list[int]] = [[] for _ in requests]
