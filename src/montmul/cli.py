@@ -330,6 +330,7 @@ def cmd_report(args) -> int:
         argv.append(f"--core {args.core}")
     if args.samples != 10000:
         argv.append(f"--samples {args.samples}")
+    argv.append(f"--out {'docs' if docs else args.out}")
 
     def done(job, res):
         if res.get("cached"):
