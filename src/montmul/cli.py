@@ -9,7 +9,9 @@
     montmul demo [--samples S] [--sim ...]
     montmul synth --core NAME[,..] --width K[,..] --target ecp5|asic|xilinx[,..] [--param P=V] [--option O=V] [--json]
     montmul modexp --core NAME --width K --base X --exp E --mod N [--ladder] [--sim ...] [--json]
-    montmul rsa [--core NAME] (--bits B | --key PEM) [--crt|--no-crt] [--sim ...] [--json] {sign,verify,encrypt,decrypt} ...
+    montmul rsa [--core NAME] (--bits B | --key PEM) [--save-key PEM [--force]] [--crt|--no-crt] [--sim ...]
+                [--ladder|--no-ladder] [--allow-timing-leak] [--json] {sign,verify,encrypt,decrypt} ...
+    montmul report [--widths 1024,2048] [--fpga-widths 256] [--core ...] [--out build/report] ...
 
 Operands are decimal or 0x-hex.  ``--json`` prints one JSON object, big
 integers as 0x-hex strings.  Long jobs draw a progress bar on stderr.

@@ -94,11 +94,11 @@ class Bar:
     background tick keeps the elapsed time moving while no item finishes (a
     synthesis job of minutes, a simulator build)."""
 
-    def __init__(self, total: int | None, desc: str, unit: str = "it", min_total: int = 0):
+    def __init__(self, total: int | None, desc: str, unit: str = "it"):
         self.total, self.desc, self.unit = total, desc, unit
         self.n = 0
         self.t0 = time.monotonic()
-        self.active = enabled() and (total is None or total >= min_total)
+        self.active = enabled()
         stream = _state["stream"] or sys.stderr
         self.stream = stream
         self.tty = self.active and hasattr(stream, "isatty") and stream.isatty()
@@ -109,8 +109,11 @@ class Bar:
         if not self.active:
             return
         if self.tty:
-            from tqdm import tqdm
-
+            try:
+                from tqdm import tqdm
+            except ImportError:  # not installed (requirements.txt pins it): plain lines
+                self.tty = False
+        if self.tty:
             _state["tty_bars"] = _state.get("tty_bars", 0) + 1
             self._bar = tqdm(total=total, desc=desc, unit=unit, file=stream, dynamic_ncols=True,
                              mininterval=0.2, leave=False, delay=1.0,
