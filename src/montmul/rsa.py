@@ -55,6 +55,12 @@ from cryptography.hazmat.primitives.asymmetric import rsa as _rsa
 
 from . import cores
 
+
+class ParameterError(ValueError):
+    """A parameter that does not fit the scheme (an unsupported hash, an MGF1
+    hash or salt length where the padding has none, an unknown padding):
+    the caller's mistake, not the data's."""
+
 __all__ = [
     "KEY_SIZES", "HASHES", "SHAKE_HASHES", "DIGEST_INFO", "Hardware", "Exp", "RsaResult", "RsaKey",
     "generate", "load_pem", "from_numbers",
@@ -397,7 +403,7 @@ def _hash_name(name: str) -> str:
     if key.startswith("shake_"):
         key = "shake" + key[6:]
     if key not in HASHES:
-        raise ValueError(f"unsupported hash {name!r}; use one of {', '.join(HASHES)}")
+        raise ParameterError(f"unsupported hash {name!r}; use one of {', '.join(HASHES)}")
     return key
 
 
@@ -405,7 +411,7 @@ def _fixed_hash(name: str, what: str) -> str:
     """A hash with a fixed output for PKCS#1 v1.5, OAEP or MGF1 (not a SHAKE)."""
     name = _hash_name(name)
     if name in SHAKE_HASHES:
-        raise ValueError(f"unsupported hash {name!r} for {what}: RFC 8702 defines {name.upper()} "
+        raise ParameterError(f"unsupported hash {name!r} for {what}: RFC 8702 defines {name.upper()} "
                          "for RSASSA-PSS only, as both message hash and mask function")
     return name
 
@@ -439,7 +445,7 @@ def _mgf1_hash(hash_name: str, mgf1_hash: str | None, what: str) -> str | None:
     same hash), or None for a SHAKE (its own mask function, RFC 8702)."""
     if hash_name in SHAKE_HASHES:
         if mgf1_hash is not None:
-            raise ValueError(f"mgf1_hash does not apply to {what} with {hash_name}: RFC 8702 uses "
+            raise ParameterError(f"mgf1_hash does not apply to {what} with {hash_name}: RFC 8702 uses "
                              f"{hash_name.upper()} itself as the mask generation function, not MGF1")
         return None
     return _fixed_hash(hash_name if mgf1_hash is None else mgf1_hash, "MGF1")
@@ -476,8 +482,8 @@ def _salt_len(salt_length: int | str | None, em_len: int, h_len: int) -> int:
     if isinstance(salt_length, int) and not isinstance(salt_length, bool) and salt_length >= 0:
         return salt_length
     if salt_length == "auto":
-        raise ValueError("salt length 'auto' is for verification only; to sign give 'digest', 'max' or a number")
-    raise ValueError(f"salt length must be 'digest', 'max', 'auto' (verify only) or a non-negative integer, "
+        raise ParameterError("salt length 'auto' is for verification only; to sign give 'digest', 'max' or a number")
+    raise ParameterError(f"salt length must be 'digest', 'max', 'auto' (verify only) or a non-negative integer, "
                      f"got {salt_length!r}")
 
 
@@ -624,7 +630,7 @@ def _no_pss_params(padding: str, mgf1_hash=None, salt_length=None, salt=None) ->
     """PKCS#1 v1.5 has no MGF and no salt: a given one is a mistake, not ignored."""
     for name, v in (("mgf1_hash", mgf1_hash), ("salt_length", salt_length), ("salt", salt)):
         if v is not None:
-            raise ValueError(f"{name} does not apply to {padding} padding "
+            raise ParameterError(f"{name} does not apply to {padding} padding "
                              f"({'PSS and OAEP' if name == 'mgf1_hash' else 'PSS'} only)")
 
 
@@ -645,7 +651,7 @@ def encrypt(key: RsaKey, message: bytes, hw: Hardware | None = None, *, padding:
         em = eme_pkcs1_v15_encode(message, k)
         hash = None
     else:
-        raise ValueError(f"unknown encryption padding {padding!r}; use {' or '.join(CRYPT_PADDINGS)}")
+        raise ParameterError(f"unknown encryption padding {padding!r}; use {' or '.join(CRYPT_PADDINGS)}")
     res = rsaep(key, os2ip(em), hw)
     return _with(res, "encrypt", i2osp(res.data, k), padding, hash, mgf1_hash=mgf)
 
@@ -665,7 +671,7 @@ def decrypt(key: RsaKey, ciphertext: bytes, hw: Hardware | None = None, *, paddi
         _no_pss_params(padding, mgf1_hash)
         hash = None
     else:
-        raise ValueError(f"unknown encryption padding {padding!r}; use {' or '.join(CRYPT_PADDINGS)}")
+        raise ParameterError(f"unknown encryption padding {padding!r}; use {' or '.join(CRYPT_PADDINGS)}")
     if len(ciphertext) != k:
         raise ValueError(f"decryption error: ciphertext is {len(ciphertext)} bytes, the key needs {k}")
     c = os2ip(ciphertext)
@@ -700,7 +706,7 @@ def sign(key: RsaKey, message: bytes, hw: Hardware | None = None, *, padding: st
         s_len = len(salt) if salt is not None else _salt_len(salt_length, (key.bits + 6) // 8, len(_digest(hash, b"")))
         what = {"mgf1_hash": mgf, "salt_length": s_len}
     else:
-        raise ValueError(f"unknown signature padding {padding!r}; use {' or '.join(SIGN_PADDINGS)}")
+        raise ParameterError(f"unknown signature padding {padding!r}; use {' or '.join(SIGN_PADDINGS)}")
     res = rsadp(key, os2ip(em), hw, crt=crt, op="sign")
     return _with(res, "sign", i2osp(res.data, k), padding, hash, **what)
 
@@ -709,7 +715,7 @@ def _verify_params(padding: str, hash: str, mgf1_hash: str | None, salt_length) 
     """Check the scheme's parameters (ValueError naming the bad one) before
     any signature is looked at: (hash, MGF1 hash)."""
     if padding not in SIGN_PADDINGS:
-        raise ValueError(f"unknown signature padding {padding!r}; use {' or '.join(SIGN_PADDINGS)}")
+        raise ParameterError(f"unknown signature padding {padding!r}; use {' or '.join(SIGN_PADDINGS)}")
     if padding == "pkcs1v15":
         _no_pss_params(padding, mgf1_hash, salt_length)
         return _fixed_hash(hash, "PKCS#1 v1.5"), None
