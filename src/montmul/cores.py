@@ -431,3 +431,75 @@ def lookup(name: str) -> Core:
     if name in CORES or name not in _UNITS:
         return get(name)
     return unit(name)
+
+# --- issue 11 entries: paper 003, redundant high-radix DSP multiplier (owner: p003 helper) ---
+from .models import dsp as _dsp  # noqa: E402
+
+DSP_RTL = COMMON + ("common/mm_req_ctrl.sv", "common/mm_req_pipe.sv", "dsp/mm_dsp_redundant.sv")
+
+#: Cores that keep several products in flight: core name -> the HDL parameter
+#: that says how many (responses in request order; docs/dsp.md).  Every other
+#: core has one product in flight.
+IN_FLIGHT: dict[str, str] = {"dsp_redundant": "Interleave", "dsp_redundant_ecp5": "Interleave"}
+
+
+def in_flight(core: Core, params: dict[str, int] | None = None) -> int:
+    """How many requests ``core`` accepts before its first response."""
+    name = IN_FLIGHT.get(core.name)
+    return core.hdl_params(8, **(params or {}))[name] if name else 1
+
+
+def _dsp_r_log2(r1: int) -> Callable[[int], int]:
+    # R = 2^(r1*(m+2)), m = ceil((k+1)/r1): not of the form k + c.
+    return lambda k: r1 * (-(-(k + 1) // r1) + 2)
+
+
+def _dsp_bound(k: int, params: dict[str, int]) -> int:
+    # Constant latency (exact): Interleave * (P + m + 5).
+    return params["Interleave"] * _dsp.latency(k, params["R1"], params["R2"])
+
+
+register(
+    Core(
+        name="dsp_redundant",
+        family="dsp",
+        paper="003 Algorithm 1, Sec. III-A/IV (redundant radix-2^r, 24x17 DSPs); last iteration with N (docs/dsp.md)",
+        rtl=DSP_RTL,
+        model=_dsp.dsp_redundant,
+        params={
+            "Width": Param(256, 3, 4096, "modulus width k"),
+            "R1": Param(22, 22, 22, "radix-2^R1 digits of A (fixed here; dsp_redundant_ecp5: 16)"),
+            "R2": Param(15, 15, 15, "radix-2^R2 redundant digits of B, M~, S (fixed here; ecp5: 16)"),
+            "Interleave": Param(1, 1, 3, "products in flight (register stages per step)"),
+            "CheckRange": Param(1, 0, 1, "reject operands >= 2N"),
+        },
+        r_log2=_dsp_r_log2(22),
+        latency_bound=_dsp_bound,
+        model_params={"R1": "r1", "R2": "r2", "Interleave": "interleave"},
+        description="Paper 003: redundant radix-2^15 digits, (r1+2)x(r2+2) = 24x17 digit multipliers, "
+        "Interleave products in flight",
+        widths=(8, 64, 256),
+    )
+)
+
+register(
+    Core(
+        name="dsp_redundant_ecp5",
+        family="dsp",
+        paper="003, ECP5 18x18 configuration (ours): r1 = r2 = 16",
+        rtl=DSP_RTL,
+        model=_dsp.dsp_redundant,
+        params={
+            "Width": Param(256, 3, 4096, "modulus width k"),
+            "Interleave": Param(1, 1, 3, "products in flight (register stages per step)"),
+            "CheckRange": Param(1, 0, 1, "reject operands >= 2N"),
+        },
+        hdl_overrides={"R1": 16, "R2": 16},
+        r_log2=_dsp_r_log2(16),
+        latency_bound=_dsp_bound,
+        model_params={"R1": "r1", "R2": "r2", "Interleave": "interleave"},
+        description="Paper 003 on 18x18 multipliers (ECP5): r1 = r2 = 16",
+        widths=(16, 64),
+    )
+)
+# --- end paper 003 ---

@@ -356,17 +356,89 @@ def dsp_redundant_trace(a: int, b: int, n: int, width: int, *, r1: int = R1_DEFA
     return value(s, r2), g, trace
 
 
-def dsp_redundant(a: int, b: int, n: int, width: int, *, r1: int = R1_DEFAULT, r2: int = R2_DEFAULT) -> MMResult:
+def dsp_redundant(
+    a: int, b: int, n: int, width: int, *, r1: int = R1_DEFAULT, r2: int = R2_DEFAULT, interleave: int = 1
+) -> MMResult:
     """Montgomery product A*B*2^-(r1*(m+2)) mod N in [0, 2N), as mm_dsp_redundant
-    (Interleave = 1) returns it, with its latency and the breakdown by phase.
+    returns it, with its latency and the breakdown by phase.
+
+    With ``interleave`` = I > 1 every step of the schedule takes I cycles (the
+    product's context goes round a ring of I register stages), so the latency
+    is I times the Interleave = 1 latency whatever the other slots do; the
+    breakdown is scaled the same way.
 
     Raises :class:`InputError` for the requests the core rejects (even or
-    small modulus, operand not below 2N) and for illegal digit sizes."""
+    small modulus, operand not below 2N) and for illegal digit sizes or
+    interleave factors."""
     check_digits(r1, r2)
+    check_interleave(interleave)
     s, g, _ = dsp_redundant_trace(a, b, n, width, r1=r1, r2=r2)
     if s >= 2 * n:
         raise AssertionError(f"result {s} not below 2N")
-    return MMResult(s, g.latency, g.breakdown())
+    return MMResult(s, interleave * g.latency, {k: interleave * v for k, v in g.breakdown().items()})
+
+
+def check_interleave(interleave: int) -> None:
+    if interleave not in (1, 2, 3):
+        raise InputError(f"interleave must be 1, 2 or 3, got {interleave}")
+
+
+def batch_cycles(width: int, r1: int = R1_DEFAULT, r2: int = R2_DEFAULT, interleave: int = 1) -> int:
+    """Cycles from the first accepting edge to the last response of
+    ``interleave`` products accepted on consecutive edges of an idle core
+    (mm_dsp_redundant's counterpart of Table I's count)."""
+    check_interleave(interleave)
+    return interleave - 1 + interleave * latency(width, r1, r2)
+
+
+class RingSchedule:
+    """Exact handshake timing of mm_dsp_redundant with Interleave = I (the
+    shell mm_req_pipe around a ring of I contexts), for the benches.
+
+    Edges are numbered from reset.  The context at the ring's last stage in
+    cycle t (the one ending at edge t) is the one of phase t mod I; a legal
+    request accepted at edge t loads it, and it completes (and is free again
+    for a request accepted at that same edge) at edge t + I*L.  A rejected
+    request takes no context.  in_ready_o at edge t: fewer than I responses
+    outstanding (accepted, not yet taken) and the phase's context free or
+    finishing.  Every accepted request takes a reorder-buffer entry, filled at
+    t + I*L (legal) or at t (rejected); the oldest entry is presented
+    (out_valid_o high after edge max(filled, previous response taken)).
+    """
+
+    def __init__(self, width: int, r1: int = R1_DEFAULT, r2: int = R2_DEFAULT, interleave: int = 1):
+        check_interleave(interleave)
+        self.ilv = interleave
+        self.lat = interleave * latency(width, r1, r2)
+        self.busy_until: dict[int, int] = {}  # phase -> completing edge
+        self.filled: list[int] = []  # per accepted request: edge its entry fills
+        self.taken: list[int] = []  # per taken response: its edge
+
+    def outstanding(self) -> int:
+        return len(self.filled) - len(self.taken)
+
+    def ready(self, t: int) -> bool:
+        """in_ready_o during the cycle that ends at edge t."""
+        free = self.busy_until.get(t % self.ilv, -1) <= t
+        return self.outstanding() < self.ilv and free
+
+    def accept(self, t: int, legal: bool) -> None:
+        if not self.ready(t):
+            raise AssertionError(f"request accepted at edge {t} while the model says not ready")
+        if legal:
+            self.busy_until[t % self.ilv] = t + self.lat
+            self.filled.append(t + self.lat)
+        else:
+            self.filled.append(t)
+
+    def valid_edge(self) -> int:
+        """Edge after which the next response (the oldest untaken) is presented."""
+        k = len(self.taken)
+        prev = self.taken[-1] if self.taken else -1
+        return max(self.filled[k], prev)
+
+    def take(self, t: int) -> None:
+        self.taken.append(t)
 
 
 def printed_algorithm1(a: int, b: int, n: int, r: int, m: int) -> int:
