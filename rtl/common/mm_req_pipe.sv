@@ -121,7 +121,7 @@ module mm_req_pipe #(
     if (!rst_ni) begin
       filled_q <= '0;
       err_q    <= '0;
-      res_q    <= '0;
+      res_q    <= (Depth * OpWidth)'(0);
       head_q   <= '0;
       tail_q   <= '0;
       count_q  <= '0;

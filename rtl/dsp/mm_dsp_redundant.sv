@@ -212,7 +212,7 @@ module mm_dsp_redundant #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ctx_q <= '0;
+      ctx_q <= CtxW'(0);
     end else begin
       ctx_q <= ctx_d;
     end
@@ -288,9 +288,9 @@ module mm_dsp_redundant #(
     logic [R1-1:0]    m1_b_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        ctx_b_q <= '0;
-        pm_b_q  <= '0;
-        pb_b_q  <= '0;
+        ctx_b_q <= CtxW'(0);
+        pm_b_q  <= (DM * PW)'(0);
+        pb_b_q  <= (DB * PW)'(0);
         m1_b_q  <= '0;
       end else begin
         ctx_b_q <= ctx_q;
@@ -333,25 +333,35 @@ module mm_dsp_redundant #(
 
   always_comb begin
     logic [DW-1:0]    acc;
+    int               i0, i1, i2, is0, is1;
     logic [R1-1:0]    y_new, qf_new;
     logic [DM*DW-1:0] mt_new;
     // Sec. IV-B: T_j = P_{j-2}[hi] + P_{j-1}[mid] + P_j[lo] + C_j[lo] + C_{j-1}[hi],
     // below 2^(R2+2) because R1 + 4 <= 2*R2 (docs/dsp.md).
     for (int j = 0; j < DT; j++) begin
+      // clamped digit indices (the guards below drop out-of-range terms)
+      i0  = (j < DM) ? j : 0;
+      i1  = (j >= 1 && j - 1 < DM) ? j - 1 : 0;
+      i2  = (j >= 2 && j - 2 < DM) ? j - 2 : 0;
+      is0 = (j < DS) ? j : 0;
+      is1 = (j >= 1 && j - 1 < DS) ? j - 1 : 0;
       acc = '0;
-      if (j < DM) acc = acc + DW'(pm_b[(j < DM ? j : 0)*PW +: R2]);
-      if (j >= 1 && j - 1 < DM) acc = acc + DW'(pm_b[(j >= 1 && j - 1 < DM ? j - 1 : 0)*PW + R2 +: R2]);
-      if (j >= 2 && j - 2 < DM) acc = acc + DW'(pm_b[(j >= 2 && j - 2 < DM ? j - 2 : 0)*PW + 2*R2 +: HW]);
-      if (j < DS) acc = acc + DW'(s_b[(j < DS ? j : 0)*DW +: R2]);
-      if (j >= 1 && j - 1 < DS) acc = acc + DW'(s_b[(j >= 1 && j - 1 < DS ? j - 1 : 0)*DW + R2 +: 2]);
+      if (j < DM) acc = acc + DW'(pm_b[i0*PW +: R2]);
+      if (j >= 1 && j - 1 < DM) acc = acc + DW'(pm_b[i1*PW + R2 +: R2]);
+      if (j >= 2 && j - 2 < DM) acc = acc + DW'(pm_b[i2*PW + 2*R2 +: HW]);
+      if (j < DS) acc = acc + DW'(s_b[is0*DW +: R2]);
+      if (j >= 1 && j - 1 < DS) acc = acc + DW'(s_b[is1*DW + R2 +: 2]);
       t_b[j*DW +: DW] = acc;
     end
     // Sec. IV-A: K = a_i*B, the same split without an addend.
     for (int j = 0; j < DK; j++) begin
+      i0  = (j < DB) ? j : 0;
+      i1  = (j >= 1 && j - 1 < DB) ? j - 1 : 0;
+      i2  = (j >= 2 && j - 2 < DB) ? j - 2 : 0;
       acc = '0;
-      if (j < DB) acc = acc + DW'(pb_b[(j < DB ? j : 0)*PW +: R2]);
-      if (j >= 1 && j - 1 < DB) acc = acc + DW'(pb_b[(j >= 1 && j - 1 < DB ? j - 1 : 0)*PW + R2 +: R2]);
-      if (j >= 2 && j - 2 < DB) acc = acc + DW'(pb_b[(j >= 2 && j - 2 < DB ? j - 2 : 0)*PW + 2*R2 +: HW]);
+      if (j < DB) acc = acc + DW'(pb_b[i0*PW +: R2]);
+      if (j >= 1 && j - 1 < DB) acc = acc + DW'(pb_b[i1*PW + R2 +: R2]);
+      if (j >= 2 && j - 2 < DB) acc = acc + DW'(pb_b[i2*PW + 2*R2 +: HW]);
       k_b[j*DW +: DW] = acc;
     end
     // The low R1 bits of T are a multiple of 2^R1 (q was chosen so) but, being
@@ -387,7 +397,7 @@ module mm_dsp_redundant #(
     logic [1:0]       c_c_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        ctx_c_q <= '0;
+        ctx_c_q <= CtxW'(0);
         u_c_q   <= '0;
         k_c_q   <= '0;
         c_c_q   <= '0;
