@@ -201,3 +201,36 @@ def test_rejects():
             dsp.dsp_redundant(1, 1, 3, 8, r1=r1, r2=r2)
     with pytest.raises(InputError):
         dsp.geometry(2)
+
+
+def test_interleave_latency_and_ring_schedule():
+    """Every step takes Interleave cycles; the ring schedule of mm_req_pipe:
+    I requests on consecutive edges, no more until a response is taken, a
+    phase's context reusable at the edge its product completes."""
+    lat1 = dsp.latency(256)
+    assert lat1 == 3 + 12 + 5  # P + m + 5 at r1 = 22: Newton 5 -> 10 -> 20 -> 40 bits
+    for ilv in (1, 2, 3):
+        res = dsp.dsp_redundant(5, 7, 11, 256, interleave=ilv)
+        assert res.cycles == ilv * lat1 == sum(res.breakdown.values())
+        ring = dsp.RingSchedule(256, interleave=ilv)
+        for t in range(ilv):
+            assert ring.ready(t)
+            ring.accept(t, legal=True)
+        assert not ring.ready(ilv)  # I outstanding
+        assert ring.valid_edge() == ilv * lat1
+        for t in range(ilv):
+            ring.take(ilv * lat1 + t)
+        assert ring.taken[-1] - 0 == dsp.batch_cycles(256, interleave=ilv) == ilv - 1 + ilv * lat1
+        # every phase is free again; a rejected request takes no context
+        e = ring.taken[-1] + 1
+        ring.accept(e, legal=False)
+        assert ring.valid_edge() == e
+        assert ring.ready(e + 1) == (ilv > 1)
+    ring = dsp.RingSchedule(64, interleave=2)
+    ring.accept(10, legal=True)
+    ring.take(10 + 2 * dsp.latency(64))
+    assert not ring.ready(12)  # same phase, context busy
+    assert ring.ready(11)
+    assert ring.ready(10 + 2 * dsp.latency(64))  # finishing: reusable at that edge
+    with pytest.raises(InputError):
+        dsp.dsp_redundant(1, 1, 3, 8, interleave=4)

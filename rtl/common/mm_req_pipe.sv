@@ -80,9 +80,10 @@ module mm_req_pipe #(
     .err_o(req_err)
   );
 
-  function automatic logic [TagW-1:0] next_idx(logic [TagW-1:0] idx);
-    return (idx == TagW'(Depth - 1)) ? '0 : idx + 1'b1;
-  endfunction
+  // buffer indices advance modulo Depth
+  logic [TagW-1:0] head_inc, tail_inc;
+  assign head_inc = (head_q == TagW'(Depth - 1)) ? '0 : head_q + 1'b1;
+  assign tail_inc = (tail_q == TagW'(Depth - 1)) ? '0 : tail_q + 1'b1;
 
   assign in_ready_o  = (count_q < CntW'(Depth)) && slot_free_i;
   assign accept_o    = in_valid_i && in_ready_o;
@@ -102,13 +103,13 @@ module mm_req_pipe #(
     count_d  = count_q;
     if (take) begin
       filled_d[head_q] = 1'b0;
-      head_d           = next_idx(head_q);
+      head_d           = head_inc;
     end
     if (accept_o) begin
       filled_d[tail_q]                    = req_err;
       err_d[tail_q]                       = req_err;
       res_d[tail_q*OpWidth +: OpWidth]    = '0;
-      tail_d                              = next_idx(tail_q);
+      tail_d                              = tail_inc;
     end
     if (done_i) begin
       filled_d[done_tag_i]                 = 1'b1;
