@@ -131,10 +131,14 @@ def core_wrapper(core: str, params: dict[str, int] | None = None) -> str:
     w = c.params["Width"]
     plist = [("Width", "Width")]
     for k in sorted(fixed):
-        # 0/1 as one-bit literals: on/off parameters are `bit` (Icarus 11
-        # mishandles 32-bit values there); an int parameter reads them alike.
+        # 0/1 as one-bit literals for on/off parameters (legal range 0..1),
+        # which are `bit` (Icarus 11 mishandles 32-bit values there); an `int`
+        # parameter (e.g. Interleave = 1) gets a plain number, or Verilator
+        # warns of a 1-bit value for a 32-bit parameter.
         v = fixed[k]
-        plist.append((k, f"1'b{v}" if v in (0, 1) else str(v)))
+        p = c.params.get(k)
+        onoff = p is not None and (p.lo, p.hi) == (0, 1) or p is None and v in (0, 1)
+        plist.append((k, f"1'b{v}" if onoff else str(v)))
     pw = max(len(k) for k, _ in plist)
     params_txt = ",\n".join(f"    .{k:<{pw}}({v})" for k, v in plist)
     tw = max(len(t) for _, _, t in _PORTS)
