@@ -237,7 +237,7 @@ module mm_dsp_redundant #(
   assign {busy_a, tag_a, cnt_a, a_a, b_a, n_a, y_a, qf_a, mt_a, s_a} = ctx_q;
 
   always_comb begin
-    logic [R1-1:0]    q;
+    logic [R1-1:0]    q, m1_op;
     logic [YW-1:0]    ymac;
     logic [DW-1:0]    xd;
     logic [DN*R2-1:0] n_ext;
@@ -266,11 +266,10 @@ module mm_dsp_redundant #(
     for (int j = 0; j < DB; j++) begin
       pb_a[j*PW +: PW] = PW'(b_ext[j*R2 +: R2]) * PW'(a_a[R1-1:0]);
     end
-    if (cnt_a == CntW'(StQf)) begin
-      m1_a = R1'(q * y_a);
-    end else begin
-      m1_a = R1'(R1'(n_a) * y_a);
-    end
+    // One r1 x r1 low-half product for both: N*y in the Newton steps, q*M'
+    // for the final quotient (the operand is multiplexed, not the product).
+    m1_op = (cnt_a == CntW'(StQf)) ? q : R1'(n_a);
+    m1_a  = R1'(m1_op * y_a);
   end
 
   // ------------------------------------------------------------------------
