@@ -77,7 +77,11 @@ def cmd_cores(args) -> int:
                 "paper": c.paper,
                 "top": c.top,
                 "width_range": [w.lo, w.hi],
-                "r_log2": f"k+{c.r_log2(0)}",
+                # R = 2^(k+c) for most cores; the DSP cores' R is not of
+                # that form (docs/dsp.md): give its value at k = 1024.
+                "r_log2": f"k+{c.r_log2(0)}"
+                if all(c.r_log2(k) - k == c.r_log2(0) for k in (8, 256, 1024))
+                else f"{c.r_log2(1024)} (k=1024)",
                 "input_range": f"[0, {c.in_bound}N)",
                 "output_range": f"[0, {c.out_bound}N)",
                 "latency_bound_1024": c.bound(1024),
