@@ -89,8 +89,8 @@ module mm_dsp_redundant #(
   localparam int StConv = P + M + 4;
   localparam int CntW   = $clog2(StConv + 1);
   localparam int TagW   = (Interleave > 1) ? $clog2(Interleave) : 1;
-  // context: {busy, tag, cnt, a, b, n, y, qf, mt, s}
-  localparam int CtxW = 1 + TagW + CntW + AW + (Width + 1) + Width + 2 * R1 + DM * DW + DS * DW;
+  // context: {busy, tag, cnt, a, b, n, y, qf, q, mt, s}; q = S mod 2^R1
+  localparam int CtxW = 1 + TagW + CntW + AW + (Width + 1) + Width + 3 * R1 + DM * DW + DS * DW;
 
   localparam logic [DW-1:0] EMask = DW'((1 << E) - 1);
 
@@ -200,7 +200,7 @@ module mm_dsp_redundant #(
   end
 
   // Loaded context: step 0, S = 0 (so the M~ step's MAC adds nothing).
-  assign ctx_new = {1'b1, start_tag, CntW'(0), AW'(a_i), b_i, n_i, seed, R1'(0),
+  assign ctx_new = {1'b1, start_tag, CntW'(0), AW'(a_i), b_i, n_i, seed, R1'(0), R1'(0),
                     (DM * DW)'(0), (DS * DW)'(0)};
 
   always_comb begin
@@ -227,14 +227,14 @@ module mm_dsp_redundant #(
   logic [AW-1:0]   a_a;
   logic [Width:0]  b_a;
   logic [Width-1:0] n_a;
-  logic [R1-1:0]   y_a, qf_a;
+  logic [R1-1:0]   y_a, qf_a, q_a;
   logic [DM*DW-1:0] mt_a;
   logic [DS*DW-1:0] s_a;
   logic [DM*PW-1:0] pm_a;   // products X_j * Y of the q*M~ array
   logic [DB*PW-1:0] pb_a;   // products b_j * a_i of the a*B array
   logic [R1-1:0]    m1_a;   // N*y (Newton) or q*M' (final quotient), mod 2^R1
 
-  assign {busy_a, tag_a, cnt_a, a_a, b_a, n_a, y_a, qf_a, mt_a, s_a} = ctx_q;
+  assign {busy_a, tag_a, cnt_a, a_a, b_a, n_a, y_a, qf_a, q_a, mt_a, s_a} = ctx_q;
 
   always_comb begin
     logic [R1-1:0]    q, m1_op;
@@ -243,8 +243,7 @@ module mm_dsp_redundant #(
     logic [DN*R2-1:0] n_ext;
     logic [DB*R2-1:0] b_ext;
     logic             use_n;
-    // q = S mod 2^R1 from S_0 and S_1[E-1:0]; the carry out is dropped.
-    q     = R1'(R1'(s_a[0 +: DW]) + (R1'(s_a[DW +: DW] & EMask) << R2));
+    q     = q_a;  // S mod 2^R1, formed when S was (stage C of the previous step)
     use_n = (cnt_a == CntW'(StMt)) || (cnt_a == CntW'(StFin));
     if (cnt_a == CntW'(StMt)) begin
       ymac = YW'(y_a);      // M~ = M' * N
@@ -318,7 +317,7 @@ module mm_dsp_redundant #(
   logic [AW-1:0]   a_b;
   logic [Width:0]  b_b;
   logic [Width-1:0] n_b;
-  logic [R1-1:0]   y_b, qf_b;
+  logic [R1-1:0]   y_b, qf_b, q_b;
   logic [DM*DW-1:0] mt_b;
   logic [DS*DW-1:0] s_b;
   logic [DT*DW-1:0] t_b;    // T (redundant)
@@ -328,7 +327,7 @@ module mm_dsp_redundant #(
   logic [R1+2:0]    low_b;  // T_0 + T_1[E-1:0]*2^R2 < 2^(R1+2): low R1 bits are zero
   logic [CtxW-1:0]  ctx_b_out;
 
-  assign {busy_b, tag_b, cnt_b, a_b, b_b, n_b, y_b, qf_b, mt_b, s_b} = ctx_b;
+  assign {busy_b, tag_b, cnt_b, a_b, b_b, n_b, y_b, qf_b, q_b, mt_b, s_b} = ctx_b;
 
   always_comb begin
     logic [DW-1:0]    acc;
@@ -378,7 +377,7 @@ module mm_dsp_redundant #(
     y_new  = (cnt_b < CntW'(P)) ? R1'(y_b * R1'(m1_b + R1'(2))) : y_b;
     qf_new = (cnt_b == CntW'(StQf)) ? m1_b : qf_b;
     mt_new = (cnt_b == CntW'(StMt)) ? t_b[DM*DW-1:0] : mt_b;
-    ctx_b_out = {busy_b, tag_b, cnt_b, a_b, b_b, n_b, y_new, qf_new, mt_new, s_b};
+    ctx_b_out = {busy_b, tag_b, cnt_b, a_b, b_b, n_b, y_new, qf_new, q_b, mt_new, s_b};
   end
 
   // ------------------------------------------------------------------------
@@ -427,13 +426,13 @@ module mm_dsp_redundant #(
   logic [AW-1:0]   a_c;
   logic [Width:0]  b_c;
   logic [Width-1:0] n_c;
-  logic [R1-1:0]   y_c, qf_c;
+  logic [R1-1:0]   y_c, qf_c, q_c;
   logic [DM*DW-1:0] mt_c;
   logic [DS*DW-1:0] s_c;
 
   logic [CW-1:0]    sum_c;  // the binary result; bits above Width are zero (S < 2N)
 
-  assign {busy_c, tag_c, cnt_c, a_c, b_c, n_c, y_c, qf_c, mt_c, s_c} = ctx_c;
+  assign {busy_c, tag_c, cnt_c, a_c, b_c, n_c, y_c, qf_c, q_c, mt_c, s_c} = ctx_c;
 
   always_comb begin
     logic [DW-1:0]    acc;
@@ -443,6 +442,7 @@ module mm_dsp_redundant #(
     logic             is_mt, is_iter, is_conv;
     logic [AW-1:0]    a_new;
     logic [DS*DW-1:0] s_new;
+    logic [R1-1:0]    q_new;
     is_mt   = (cnt_c == CntW'(StMt));
     is_iter = (cnt_c >= CntW'(StMt)) && (cnt_c <= CntW'(StQf - 1));
     is_conv = (cnt_c == CntW'(StConv));
@@ -474,13 +474,18 @@ module mm_dsp_redundant #(
     // final step with N) finds a_{m+2} = 0 in A's register, so K = 0.
     a_new = is_iter ? (a_c >> R1) : a_c;
     s_new = (is_iter || cnt_c == CntW'(StFin)) ? z : s_c;
+    // The next step's quotient digit q = S mod 2^R1 from the new S_0 and
+    // S_1[E-1:0] (higher digits are multiples of 2^(2*R2) >= 2^R1; the carry
+    // out is dropped), formed here so that stage A starts at the multipliers.
+    q_new = (is_iter || cnt_c == CntW'(StFin))
+          ? R1'(R1'(z[0 +: DW]) + (R1'(z[DW +: DW] & EMask) << R2)) : q_c;
     done     = busy_c && is_conv;
     done_tag = tag_c;
     // slot_free: the context arriving at the head after this edge is free.
     slot_free = !busy_c || is_conv;
     if (busy_c) begin
       ctx_next = {!is_conv, tag_c, is_conv ? CntW'(0) : cnt_c + 1'b1, a_new, b_c, n_c, y_c, qf_c,
-                  mt_c, s_new};
+                  q_new, mt_c, s_new};
     end else begin
       ctx_next = ctx_c;
     end
