@@ -16,9 +16,10 @@
 // 18x18 for R1=R2=16).
 //
 // Datapath: three combinational stages, A (multipliers), B (MAC, shift by
-// R1 bits, Newton), C (redundant addition, conversion to binary), closed into
-// a ring through the context register.  A context holds everything one
-// product needs (A, B, N, M', q', M~, S, step counter).  Interleave = 1: no
+// R1 bits, Newton), C (redundant addition, next quotient digit, conversion
+// to binary), closed into a ring through the context register.  A context
+// holds everything one product needs (A, B, N, M', q', q, M~, S, step
+// counter).  Interleave = 1: no
 // register between the stages, one product in flight, one step per cycle,
 // on the shell mm_req_ctrl.  Interleave = 2 (3): a register layer after
 // stage A (and after stage B); the ring then holds 2 (3) contexts that take
