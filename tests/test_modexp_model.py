@@ -217,7 +217,9 @@ def test_wrapper_follows_the_registry(core):
     text = core_wrapper(core)
     assert f"  {c.top} #(" in text and "module mm_modexp_core" in text
     for k, v in core_hdl_params(core).items():
-        lit = f"1'b{v}" if v in (0, 1) else str(v)
+        p = c.params.get(k)
+        onoff = (p.lo, p.hi) == (0, 1) if p is not None else v in (0, 1)  # `bit` parameters
+        lit = f"1'b{v}" if onoff else str(v)
         assert f"({lit})" in text.split(f".{k}", 1)[1].splitlines()[0]
     for k, v in c.hdl_overrides.items():
         assert core_hdl_params(core)[k] == v
