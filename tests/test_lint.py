@@ -83,12 +83,12 @@ def _core_builds() -> list:
     """(core, params) pairs: each lint width, then each 0/1 parameter flipped."""
     cases = []
     for core in CORES.values():
-        width = core.params["Width"]
+        width = core.all_params["Width"]
         widths = sorted({width.lo, *LINT_WIDTHS, width.hi})
         for w in widths:
             cases.append(pytest.param(core, core.hdl_params(w), id=f"{core.name}-w{w}"))
         for name, p in core.params.items():
-            if (p.lo, p.hi) == (0, 1) and name not in core.hdl_overrides:
+            if (p.lo, p.hi) == (0, 1) and name not in core.fixed:
                 flipped = {name: 1 - p.default}
                 for w in LINT_WIDTHS:
                     cases.append(
@@ -168,7 +168,7 @@ def test_verible(path: Path, tmp_path: Path) -> None:
 def _bad_widths() -> list:
     cases = []
     for core in CORES.values():
-        width = core.params["Width"]
+        width = core.all_params["Width"]
         for bad in (width.lo - 1, width.hi + 1):
             cases.append(pytest.param(core, bad, id=f"{core.name}-w{bad}"))
     return cases
@@ -180,7 +180,7 @@ def _bad_params(core: Core, bad: int) -> tuple[dict[str, int], re.Pattern[str]]:
     The message states the registry's legal range, so this also checks that
     the RTL guard and the registry agree.
     """
-    width = core.params["Width"]
+    width = core.all_params["Width"]
     params = {**core.hdl_params(width.lo), "Width": bad}
     msg = re.compile(re.escape(f"{core.top}: Width must be in [{width.lo}, {width.hi}]"))
     return params, msg
