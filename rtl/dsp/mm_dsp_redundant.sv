@@ -32,7 +32,7 @@
 `include "mm_macros.svh"
 
 module mm_dsp_redundant #(
-  parameter int Width      = 256,  // modulus width k: 3 .. 4096
+  parameter int Width      = 256,  // modulus width k: 3 .. 8192
   parameter int R1         = 22,   // radix-2^R1 digits of A and the quotient: R2 .. min(2*R2-4, 40)
   parameter int R2         = 15,   // radix-2^R2 redundant digits of B, M~, S: 6 .. 24
   parameter int Interleave = 1,    // products in flight (register stages per step): 1 .. 3
@@ -53,8 +53,8 @@ module mm_dsp_redundant #(
   output logic             err_o        // request rejected; s_o is 0
 );
 
-  if (Width < 3 || Width > 4096) begin : gen_bad_width
-    `MM_FATAL("mm_dsp_redundant: Width must be in [3, 4096]")
+  if (Width < 3 || Width > 8192) begin : gen_bad_width
+    `MM_FATAL("mm_dsp_redundant: Width must be in [3, 8192]")
   end
   if (R2 < 6 || R2 > 24 || R1 < R2 || R1 > 2 * R2 - 4 || R1 > 40) begin : gen_bad_digits
     `MM_FATAL("mm_dsp_redundant: need 6 <= R2 <= 24 and R2 <= R1 <= min(2*R2-4, 40)")
@@ -397,8 +397,8 @@ module mm_dsp_redundant #(
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         ctx_c_q <= CtxW'(0);
-        u_c_q   <= '0;
-        k_c_q   <= '0;
+        u_c_q   <= (DS * DW)'(0);
+        k_c_q   <= (DK * DW)'(0);
         c_c_q   <= '0;
       end else begin
         ctx_c_q <= ctx_b_out;
@@ -448,7 +448,7 @@ module mm_dsp_redundant #(
     is_iter = (cnt_c >= CntW'(StMt)) && (cnt_c <= CntW'(StQf - 1));
     is_conv = (cnt_c == CntW'(StConv));
     // In the M~ step the MAC formed M'*N, not S + q*M~: S_1 = a_0*B alone.
-    uz = is_mt ? '0 : u_c;
+    uz = is_mt ? (DS * DW)'(0) : u_c;
     cz = is_mt ? 2'b0 : c_c;
     for (int j = 0; j < DS; j++) begin
       acc = DW'(uz[j*DW +: R2]);
@@ -463,8 +463,8 @@ module mm_dsp_redundant #(
     end
     // Redundant to binary: principal bits + redundant bits, one adder; the
     // result is below 2N < 2^(k+1).
-    lo_vec = '0;
-    hi_vec = '0;
+    lo_vec = CW'(0);
+    hi_vec = CW'(0);
     for (int j = 0; j < DS; j++) begin
       lo_vec[j*R2 +: R2]       = s_c[j*DW +: R2];
       hi_vec[(j + 1)*R2 +: 2]  = s_c[j*DW + R2 +: 2];

@@ -428,8 +428,6 @@ def dsp_bound(k: int, p: Params) -> int:
 
 
 def dsp_check(k: int, p: Params) -> None:
-    if k > 4096:
-        raise ValueError(f"mm_dsp_redundant: Width={k} above 4096")
     if not p["R2"] <= p["R1"] <= min(2 * p["R2"] - 4, 40):
         raise ValueError(f"mm_dsp_redundant: need R2 <= R1 <= min(2*R2-4, 40), got R1={p['R1']}, R2={p['R2']}")
 
