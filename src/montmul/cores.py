@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
 
-from .models import MMResult, radix2, systolic
+from .models import MMResult, dsp, radix2, systolic
 
 #: Repository root (the RTL lives in ``rtl/`` beside ``src/``).
 ROOT = Path(__file__).resolve().parents[2]
@@ -472,3 +472,71 @@ register(Core(
     test_params=SYSTOLIC_TEST_PARAMS,
 ))
 
+
+# --- issue 11: paper 003, redundant high-radix multiplier on DSP blocks ---
+# mm_dsp_redundant keeps Interleave products in flight (responses in request
+# order) on the shell mm_req_pipe; with Interleave = 1 on mm_req_ctrl.
+# docs/dsp.md.
+DSP_RTL = SHELL + ("common/mm_req_pipe.sv", "dsp/mm_dsp_redundant.sv")
+DSP_INTERLEAVE = Param(1, 1, 3, "products in flight (register stages per step)")
+DSP_TEST_WIDTHS = {"icarus": (8, 64), "verilator": (64, 256)}
+
+
+def dsp_r_log2(k: int, p: Params, n: int) -> int:
+    # R = 2^(r1*(m+2)), m = ceil((k+1)/r1)
+    return p["R1"] * (ceil_div(k + 1, p["R1"]) + 2)
+
+
+def dsp_bound(k: int, p: Params) -> int:
+    # constant latency (exact): Interleave * (P + m + 5)
+    return p["Interleave"] * dsp.latency(k, p["R1"], p["R2"])
+
+
+def dsp_check(k: int, p: Params) -> None:
+    if not p["R2"] <= p["R1"] <= min(2 * p["R2"] - 4, 40):
+        raise ValueError(f"mm_dsp_redundant: need R2 <= R1 <= min(2*R2-4, 40), got R1={p['R1']}, R2={p['R2']}")
+
+
+register(Core(
+    name="dsp_redundant",
+    family="dsp",
+    paper="003 Algorithm 1, Sec. III-A/IV (redundant radix-2^r, 24x17 DSPs); last iteration with N (docs/dsp.md)",
+    top="mm_dsp_redundant",
+    rtl=DSP_RTL,
+    model=dsp.dsp_redundant,
+    params={
+        "R1": Param(22, 6, 40, "radix-2^R1 digits of A and the quotient: R2 .. min(2*R2-4, 40)"),
+        "R2": Param(15, 6, 24, "radix-2^R2 redundant digits of B, M~, S"),
+        "Interleave": DSP_INTERLEAVE,
+    },
+    model_args={"R1": "r1", "R2": "r2", "Interleave": "interleave"},
+    check=dsp_check,
+    r_log2=dsp_r_log2,
+    latency_bound=dsp_bound,
+    in_flight=lambda p: p["Interleave"],
+    description="Paper 003: redundant radix-2^15 digits, 24x17 digit multipliers, Interleave products in flight",
+    test_widths=DSP_TEST_WIDTHS,
+))
+
+register(Core(
+    name="dsp_redundant_ecp5",
+    family="dsp",
+    paper="003, 18x18 configuration for ECP5 (ours): r1 = r2 = 16",
+    top="mm_dsp_redundant",
+    rtl=DSP_RTL,
+    model=dsp.dsp_redundant,
+    params={
+        "R1": Param(16, 6, 40, "radix-2^R1 digits of A and the quotient"),
+        "R2": Param(16, 6, 24, "radix-2^R2 redundant digits of B, M~, S"),
+        "Interleave": DSP_INTERLEAVE,
+    },
+    fixed={"R1": 16, "R2": 16},
+    model_args={"R1": "r1", "R2": "r2", "Interleave": "interleave"},
+    check=dsp_check,
+    r_log2=dsp_r_log2,
+    latency_bound=dsp_bound,
+    in_flight=lambda p: p["Interleave"],
+    description="Paper 003 on 18x18 multipliers (ECP5): r1 = r2 = 16",
+    test_widths={"icarus": (16,), "verilator": (64,)},
+))
+# --- end paper 003 ---

@@ -4,7 +4,7 @@
 Plain Python on ints: no simulator imports, so the CLI, reports and users can
 reuse them.
 """
-from . import radix2
+from . import dsp, radix2
 from .common import InputError, MMResult, check_inputs
 
-__all__ = ["radix2", "InputError", "MMResult", "check_inputs"]
+__all__ = ["dsp", "radix2", "InputError", "MMResult", "check_inputs"]
