@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import cores
+from .. import resources
 from ..cores import ROOT
 from . import flows, tools
 from .figures import derived, figures
@@ -43,15 +44,19 @@ __all__ = [
     "TARGETS", "DEFAULTS", "ToolError", "BUILD",
 ]
 
-#: Default build directory (results cache and work directories); the
-#: environment variable MONTMUL_SYNTH_DIR overrides it (it must lie inside the
-#: repository: the YoWASP tools cannot see /tmp).
-BUILD = ROOT / "build" / "synth"
+def __getattr__(name: str) -> Path:
+    if name == "BUILD":
+        return resources.build_root() / "synth"
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def default_build() -> Path:
+    """Default build directory (results cache and work directories):
+    ``<build folder>/synth`` (montmul.resources.build_root); the environment
+    variable MONTMUL_SYNTH_DIR overrides it (the YoWASP tools cannot see
+    /tmp, so keep it under the current directory)."""
     env = os.environ.get("MONTMUL_SYNTH_DIR")
-    return Path(env).resolve() if env else BUILD
+    return Path(env).resolve() if env else resources.build_root() / "synth"
 
 #: Bumped when the meaning of a cached result changes without any hashed
 #: file (RTL, syn/ templates, flows.py, parse.py) changing, e.g. a new key
