@@ -25,10 +25,10 @@ module mm_modexp_axil #(
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,          // asynchronous, active low: aborts a running job
-  // AXI4-Lite slave (32-bit data, 5-bit byte address)
+  // AXI4-Lite slave (32-bit data, 8-bit byte address: a 256-byte window)
   input  logic        s_axil_awvalid,
   output logic        s_axil_awready,
-  input  logic [4:0]  s_axil_awaddr,
+  input  logic [7:0]  s_axil_awaddr,
   input  logic [2:0]  s_axil_awprot,
   input  logic        s_axil_wvalid,
   output logic        s_axil_wready,
@@ -39,7 +39,7 @@ module mm_modexp_axil #(
   output logic [1:0]  s_axil_bresp,
   input  logic        s_axil_arvalid,
   output logic        s_axil_arready,
-  input  logic [4:0]  s_axil_araddr,
+  input  logic [7:0]  s_axil_araddr,
   input  logic [2:0]  s_axil_arprot,
   output logic        s_axil_rvalid,
   input  logic        s_axil_rready,
@@ -121,15 +121,6 @@ module mm_modexp_axil #(
     end
   end
 
-  // The window answers in the request's cycle and advances the index.
-  always_comb begin
-    hwif_in.DATA.rd_ack        = win_req && !win_wr;
-    hwif_in.DATA.wr_ack        = win_req && win_wr;
-    hwif_in.DATA.rd_data.VALUE = win_ok ? win_rdata : '0;
-    hwif_in.WSEL.INDEX.we      = win_req;
-    hwif_in.WSEL.INDEX.next    = idx + 1'b1;
-    hwif_in.STATUS.ACCERR.hwset = win_req && !win_ok;
-  end
 
   // ---------------------------------------------------------------------
   // Job control
@@ -227,8 +218,16 @@ module mm_modexp_axil #(
   );
 
   // ---------------------------------------------------------------------
-  // Status and information registers
+  // Inputs of the register block (one process: hwif_in is one variable)
   always_comb begin
+    // The window answers in the request's cycle and advances the index.
+    hwif_in.DATA.rd_ack         = win_req && !win_wr;
+    hwif_in.DATA.wr_ack         = win_req && win_wr;
+    hwif_in.DATA.rd_data.VALUE  = win_ok ? win_rdata : '0;
+    hwif_in.WSEL.INDEX.we       = win_req;
+    hwif_in.WSEL.INDEX.next     = idx + 1'b1;
+    hwif_in.STATUS.ACCERR.hwset = win_req && !win_ok;
+    // Information and status
     hwif_in.INFO.WIDTH.next     = 16'(Width);
     hwif_in.INFO.WORDS.next     = 16'(Words);
     hwif_in.CYCLES.COUNT.next   = cycles_q;

@@ -7,7 +7,7 @@ module mm_modexp_regs (
 
         output logic s_axil_awready,
         input wire s_axil_awvalid,
-        input wire [4:0] s_axil_awaddr,
+        input wire [7:0] s_axil_awaddr,
         input wire [2:0] s_axil_awprot,
         output logic s_axil_wready,
         input wire s_axil_wvalid,
@@ -18,7 +18,7 @@ module mm_modexp_regs (
         output logic [1:0] s_axil_bresp,
         output logic s_axil_arready,
         input wire s_axil_arvalid,
-        input wire [4:0] s_axil_araddr,
+        input wire [7:0] s_axil_araddr,
         input wire [2:0] s_axil_arprot,
         input wire s_axil_rready,
         output logic s_axil_rvalid,
@@ -34,7 +34,7 @@ module mm_modexp_regs (
     //--------------------------------------------------------------------------
     logic cpuif_req;
     logic cpuif_req_is_wr;
-    logic [4:0] cpuif_addr;
+    logic [7:0] cpuif_addr;
     logic [31:0] cpuif_wr_data;
     logic [31:0] cpuif_wr_biten;
     logic cpuif_req_stall_wr;
@@ -51,10 +51,10 @@ module mm_modexp_regs (
     logic [1:0] axil_n_in_flight;
     logic axil_prev_was_rd;
     logic axil_arvalid;
-    logic [4:0] axil_araddr;
+    logic [7:0] axil_araddr;
     logic axil_ar_accept;
     logic axil_awvalid;
-    logic [4:0] axil_awaddr;
+    logic [7:0] axil_awaddr;
     logic axil_wvalid;
     logic [31:0] axil_wdata;
     logic [3:0] axil_wstrb;
@@ -132,17 +132,17 @@ module mm_modexp_regs (
             if(axil_arvalid && !axil_prev_was_rd) begin
                 cpuif_req = '1;
                 cpuif_req_is_wr = '0;
-                cpuif_addr = {axil_araddr[4:2], 2'b0};
+                cpuif_addr = {axil_araddr[7:2], 2'b0};
                 if(!cpuif_req_stall_rd) axil_ar_accept = '1;
             end else if(axil_awvalid && axil_wvalid) begin
                 cpuif_req = '1;
                 cpuif_req_is_wr = '1;
-                cpuif_addr = {axil_awaddr[4:2], 2'b0};
+                cpuif_addr = {axil_awaddr[7:2], 2'b0};
                 if(!cpuif_req_stall_wr) axil_aw_accept = '1;
             end else if(axil_arvalid) begin
                 cpuif_req = '1;
                 cpuif_req_is_wr = '0;
-                cpuif_addr = {axil_araddr[4:2], 2'b0};
+                cpuif_addr = {axil_araddr[7:2], 2'b0};
                 if(!cpuif_req_stall_rd) axil_ar_accept = '1;
             end
         end
@@ -240,7 +240,7 @@ module mm_modexp_regs (
     logic decoded_err;
     logic decoded_req_is_external;
 
-    logic [4:0] decoded_addr;
+    logic [7:0] decoded_addr;
     logic decoded_req;
     logic decoded_req_is_wr;
     logic [31:0] decoded_wr_data;
@@ -253,31 +253,31 @@ module mm_modexp_regs (
         is_external = '0;
         is_valid_addr = '0;
         is_valid_rw = '0;
-        decoded_reg_strb.ID = cpuif_req_masked & (cpuif_addr == 5'h0) & !cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 5'h0);
-        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 5'h0) & !cpuif_req_is_wr;
-        decoded_reg_strb.INFO = cpuif_req_masked & (cpuif_addr == 5'h4) & !cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 5'h4);
-        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 5'h4) & !cpuif_req_is_wr;
-        decoded_reg_strb.CTRL = cpuif_req_masked & (cpuif_addr == 5'h8);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 5'h8);
-        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 5'h8);
-        decoded_reg_strb.STATUS = cpuif_req_masked & (cpuif_addr == 5'hc);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 5'hc);
-        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 5'hc);
-        decoded_reg_strb.EXP_LEN = cpuif_req_masked & (cpuif_addr == 5'h10);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 5'h10);
-        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 5'h10);
-        decoded_reg_strb.CYCLES = cpuif_req_masked & (cpuif_addr == 5'h14) & !cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 5'h14);
-        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 5'h14) & !cpuif_req_is_wr;
-        decoded_reg_strb.WSEL = cpuif_req_masked & (cpuif_addr == 5'h18);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 5'h18);
-        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 5'h18);
-        decoded_reg_strb.DATA = cpuif_req_masked & (cpuif_addr == 5'h1c);
-        is_external |= cpuif_req_masked & (cpuif_addr == 5'h1c);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 5'h1c);
-        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 5'h1c);
+        decoded_reg_strb.ID = cpuif_req_masked & (cpuif_addr == 8'h0) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h0);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 8'h0) & !cpuif_req_is_wr;
+        decoded_reg_strb.INFO = cpuif_req_masked & (cpuif_addr == 8'h4) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h4);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 8'h4) & !cpuif_req_is_wr;
+        decoded_reg_strb.CTRL = cpuif_req_masked & (cpuif_addr == 8'h8);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h8);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 8'h8);
+        decoded_reg_strb.STATUS = cpuif_req_masked & (cpuif_addr == 8'hc);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'hc);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 8'hc);
+        decoded_reg_strb.EXP_LEN = cpuif_req_masked & (cpuif_addr == 8'h10);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h10);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 8'h10);
+        decoded_reg_strb.CYCLES = cpuif_req_masked & (cpuif_addr == 8'h14) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h14);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 8'h14) & !cpuif_req_is_wr;
+        decoded_reg_strb.WSEL = cpuif_req_masked & (cpuif_addr == 8'h18);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h18);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 8'h18);
+        decoded_reg_strb.DATA = cpuif_req_masked & (cpuif_addr == 8'h1c);
+        is_external |= cpuif_req_masked & (cpuif_addr == 8'h1c);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h1c);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 8'h1c);
         decoded_err = (~is_valid_addr | (is_valid_addr & ~is_valid_rw)) & decoded_req;
         decoded_req_is_external = is_external;
     end
@@ -690,8 +690,8 @@ module mm_modexp_regs (
 
     assign readback_external_rd_ack = readback_external_rd_ack_c;
 
-    logic [4:0] rd_mux_addr;
-    logic [4:0] pending_rd_addr;
+    logic [7:0] rd_mux_addr;
+    logic [7:0] pending_rd_addr;
     // Hold read mux address to guarantee it is stable throughout any external accesses
     always_ff @(posedge clk or negedge arst_n) begin
         if(~arst_n) begin
@@ -708,35 +708,35 @@ module mm_modexp_regs (
     always_comb begin
         automatic logic [31:0] readback_data_var;
         readback_data_var = '0;
-        if(rd_mux_addr == 5'h0) begin
+        if(rd_mux_addr == 8'h0) begin
             readback_data_var[31:0] = 32'h4d4d5831;
         end
-        if(rd_mux_addr == 5'h4) begin
+        if(rd_mux_addr == 8'h4) begin
             readback_data_var[15:0] = hwif_in.INFO.WIDTH.next;
             readback_data_var[31:16] = hwif_in.INFO.WORDS.next;
         end
-        if(rd_mux_addr == 5'h8) begin
+        if(rd_mux_addr == 8'h8) begin
             readback_data_var[1] = field_storage.CTRL.LADDER.value;
             readback_data_var[2] = field_storage.CTRL.IRQ_EN.value;
         end
-        if(rd_mux_addr == 5'hc) begin
+        if(rd_mux_addr == 8'hc) begin
             readback_data_var[0] = hwif_in.STATUS.BUSY.next;
             readback_data_var[1] = field_storage.STATUS.DONE.value;
             readback_data_var[2] = field_storage.STATUS.ERR.value;
             readback_data_var[3] = field_storage.STATUS.OVERRUN.value;
             readback_data_var[4] = field_storage.STATUS.ACCERR.value;
         end
-        if(rd_mux_addr == 5'h10) begin
+        if(rd_mux_addr == 8'h10) begin
             readback_data_var[15:0] = field_storage.EXP_LEN.LEN.value;
         end
-        if(rd_mux_addr == 5'h14) begin
+        if(rd_mux_addr == 8'h14) begin
             readback_data_var[31:0] = hwif_in.CYCLES.COUNT.next;
         end
-        if(rd_mux_addr == 5'h18) begin
+        if(rd_mux_addr == 8'h18) begin
             readback_data_var[2:0] = field_storage.WSEL.OPERAND.value;
             readback_data_var[29:16] = field_storage.WSEL.INDEX.value;
         end
-        if(rd_mux_addr == 5'h1c) begin
+        if(rd_mux_addr == 8'h1c) begin
             readback_data_var = hwif_in.DATA.rd_data;
         end
         readback_data = readback_data_var;

@@ -4,7 +4,7 @@
 package mm_modexp_regs_pkg;
 
     localparam MM_MODEXP_REGS_DATA_WIDTH = 32;
-    localparam MM_MODEXP_REGS_MIN_ADDR_WIDTH = 5;
+    localparam MM_MODEXP_REGS_MIN_ADDR_WIDTH = 8;
     localparam MM_MODEXP_REGS_SIZE = 'h20;
 
     typedef struct {

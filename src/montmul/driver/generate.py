@@ -35,7 +35,7 @@ OUTPUTS = (
     "docs/registers.md",
     "src/montmul/driver/regmap.py",
 )
-REGBLOCK_ARGS = ("--cpuif", "axi4-lite-flat", "--default-reset", "arst_n", "--err-if-bad-addr", "--err-if-bad-rw")
+REGBLOCK_ARGS = ("--cpuif", "axi4-lite-flat", "--addr-width", "8", "--default-reset", "arst_n", "--err-if-bad-addr", "--err-if-bad-rw")
 
 
 def _peakrdl(*args: str) -> None:
