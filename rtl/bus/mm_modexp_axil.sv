@@ -96,16 +96,23 @@ module mm_modexp_axil #(
   logic [2:0]          op_sel;
   logic [IdxW-1:0]     idx;
   logic                win_req, win_wr, win_ok;
-  logic [31:0]         win_rdata, wmask;
+  logic [31:0]         win_rdata, wmask, wdata;
 
   assign op_sel  = hwif_out.WSEL.OPERAND.value;
   assign idx     = hwif_out.WSEL.INDEX.value;
   assign win_req = hwif_out.DATA.req;
   assign win_wr  = hwif_out.DATA.req_is_wr;
   assign wmask   = hwif_out.DATA.wr_biten.VALUE;
+  assign wdata   = hwif_out.DATA.wr_data.VALUE;
+
+  // A written word: the strobed bytes from the bus, the others kept.
+  function automatic logic [31:0] merge(logic [31:0] old, logic [31:0] data, logic [31:0] mask);
+    return (old & ~mask) | (data & mask);
+  endfunction
 
   // In the window: a word of an operand, and no write to RESULT.
-  assign win_ok = (32'(idx) < 32'(Words)) && (op_sel <= OpResult) && !(win_wr && op_sel == OpResult);
+  assign win_ok = (32'(idx) < 32'(Words)) && (op_sel <= OpResult)
+                  && !(win_wr && op_sel == OpResult);
 
   always_comb begin
     win_rdata = '0;
@@ -154,10 +161,10 @@ module mm_modexp_axil #(
     cycles_d = cycles_q;
     if (win_req && win_wr && win_ok) begin
       unique case (op_sel)
-        OpBase:  base_d[32*idx +: 32] = (base_q[32*idx +: 32] & ~wmask) | (hwif_out.DATA.wr_data.VALUE & wmask);
-        OpExp:   exp_d[32*idx +: 32] = (exp_q[32*idx +: 32] & ~wmask) | (hwif_out.DATA.wr_data.VALUE & wmask);
-        OpN:     n_d[32*idx +: 32] = (n_q[32*idx +: 32] & ~wmask) | (hwif_out.DATA.wr_data.VALUE & wmask);
-        OpR2:    r2_d[32*idx +: 32] = (r2_q[32*idx +: 32] & ~wmask) | (hwif_out.DATA.wr_data.VALUE & wmask);
+        OpBase:  base_d[32*idx +: 32] = merge(base_q[32*idx +: 32], wdata, wmask);
+        OpExp:   exp_d[32*idx +: 32] = merge(exp_q[32*idx +: 32], wdata, wmask);
+        OpN:     n_d[32*idx +: 32] = merge(n_q[32*idx +: 32], wdata, wmask);
+        OpR2:    r2_d[32*idx +: 32] = merge(r2_q[32*idx +: 32], wdata, wmask);
         default: ;
       endcase
     end

@@ -11,6 +11,7 @@ and writes at byte offsets, and an optional wait for the interrupt.
 
 from __future__ import annotations
 
+import logging
 import mmap
 import os
 import struct
@@ -26,6 +27,8 @@ class CocotbAxiLite:
         from cocotbext.axi import AxiLiteBus, AxiLiteMaster
 
         self.master = AxiLiteMaster(AxiLiteBus.from_prefix(dut, prefix), dut.clk_i, dut.rst_ni, reset_active_level=False)
+        # cocotbext-axi logs every transaction at INFO: thousands per operand.
+        logging.getLogger(f"cocotb.{dut._name}.{prefix}").setLevel(logging.WARNING)
         self.irq = irq
         self.reads = 0
         self.writes = 0
