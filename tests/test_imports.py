@@ -33,6 +33,7 @@ LAYERS = (
     ("montmul.rsa", 3),
     ("montmul.driver", 3),
     ("montmul.fusesoc", 3),
+    ("montmul.integration", 3),
     ("montmul.cli_util", 4),
     ("montmul.cli_rsa", 4),
     ("montmul.cli", 4),
