@@ -7,7 +7,7 @@ PY      := $(VENV)/bin/python
 export PATH := $(CURDIR)/.tools/bin:$(CURDIR)/$(VENV)/bin:$(PATH)
 JOBS    ?= $(shell nproc)
 
-.PHONY: setup demo test test-fast lint cycles report clean bench-rsa
+.PHONY: setup demo test test-fast lint cycles report clean bench-rsa rsa-axil
 
 setup:
 	@bash scripts/setup.sh
@@ -33,6 +33,9 @@ report: setup  ## every core through the ASIC, ECP5 and Xilinx flows: docs/resul
 
 bench-rsa: setup  ## RSA-1024/2048 private-key cycles per core (model), ECP5 time, papers 002/004, OpenSSL
 	$(PY) bench/bench_rsa.py --out bench/rsa.md
+
+rsa-axil: setup  ## RSA-2048 PKCS#1 v1.5 signature through the AXI4-Lite wrapper (scs_new_ct, CRT, Verilator)
+	MONTMUL_AXIL_RSA2048=1 $(PY) -m pytest -q -s tb/mm_modexp_axil -k rsa2048
 
 clean:
 	rm -rf build .pytest_cache
