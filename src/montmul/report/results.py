@@ -24,16 +24,13 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from .. import cores, synth
-from .. import resources
-from ..cores import ROOT
+from .. import cores, resources, synth
 from . import papers
 from .table3 import FCS1_LABEL, ROWS
 
 #: nextpnr-ecp5 (YoWASP/WASM build) overflows its stack routing cores wider
 #: than this; wider ECP5 runs are skipped with that reason.
 ECP5_MAX_WIDTH = 512
-
 
 
 def __getattr__(name: str):

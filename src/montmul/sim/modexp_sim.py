@@ -30,6 +30,7 @@ from ..engine import (
 )
 from . import runner
 
+
 def wrapper_root() -> Path:
     """Generated core wrappers, one folder per (core, core parameters)."""
     return resources.build_root() / "modexp"

@@ -31,9 +31,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import cores
-from .. import resources
-from ..cores import ROOT
+from .. import cores, resources
 from . import flows, tools
 from .figures import derived, figures
 from .flows import DEFAULTS, TARGETS
@@ -57,6 +55,7 @@ def default_build() -> Path:
     /tmp, so keep it under the current directory)."""
     env = os.environ.get("MONTMUL_SYNTH_DIR")
     return Path(env).resolve() if env else resources.build_root() / "synth"
+
 
 #: Bumped when the meaning of a cached result changes without any hashed
 #: file (RTL, syn/ templates, flows.py, parse.py) changing, e.g. a new key
@@ -90,7 +89,7 @@ class Job:
 
 
 def _hashes(paths) -> dict[str, str]:
-    return {os.path.relpath(p, ROOT): flows.sha256_file(p) for p in paths}
+    return {os.path.relpath(p, resources.data_root()): flows.sha256_file(p) for p in paths}
 
 
 def cache_key(job: Job) -> tuple[str, dict]:
@@ -159,7 +158,7 @@ def synth(job: Job, build_dir: Path | str | None = None, force: bool = False) ->
         "key": key,
         **figs,
         "seconds": {k: round(v, 2) for k, v in seconds.items()},
-        "work_dir": os.path.relpath(cwd, ROOT),
+        "work_dir": os.path.relpath(cwd, resources.data_root()),
     }
     tmp = hit.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(result, indent=1, sort_keys=False))

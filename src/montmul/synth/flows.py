@@ -30,11 +30,11 @@ from . import parse, tools
 from .tools import ToolError
 
 
-
 def __getattr__(name: str) -> Path:
     if name == "SYN":  # the syn/ templates (montmul.resources), resolved when used
         return resources.syn_dir()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: Flow options per target, with their defaults.  Every option is part of the
 #: cache key.
