@@ -7,7 +7,7 @@ PY      := $(VENV)/bin/python
 export PATH := $(CURDIR)/.tools/bin:$(CURDIR)/$(VENV)/bin:$(PATH)
 JOBS    ?= $(shell nproc)
 
-.PHONY: help setup demo test test-fast lint cycles report clean bench-rsa
+.PHONY: help setup demo test test-fast lint cycles report clean bench-rsa rsa-axil
 
 help:  ## list the targets (this text)
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):[^#]*## /  make \1\t/' | expand -t 22
@@ -37,6 +37,9 @@ report: setup  ## refresh docs/results.md, docs/figures/, README's table (hours 
 
 bench-rsa: setup  ## RSA bench into build/bench/rsa.md (UPDATE=1: refresh the tracked bench/rsa.md)
 	$(PY) bench/bench_rsa.py --out $(if $(UPDATE),bench/rsa.md,build/bench/rsa.md) --tracked bench/rsa.md
+
+rsa-axil: setup  ## RSA-2048 PKCS#1 v1.5 signature through the AXI4-Lite wrapper (scs_new_ct, CRT, Verilator)
+	MONTMUL_AXIL_RSA2048=1 $(PY) -m pytest -q -s tb/mm_modexp_axil -k rsa2048
 
 clean:  ## delete build/ (simulator builds, synthesis cache: the next make report reruns synthesis)
 	rm -rf build .pytest_cache

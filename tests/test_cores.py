@@ -120,6 +120,10 @@ def test_every_rtl_file_is_registered_and_in_fusesoc():
     from montmul.engine import CORE_WRAPPER, ENGINE_RTL
 
     used |= {f"rtl/{ENGINE_RTL}", f"rtl/modexp/{CORE_WRAPPER}.sv"}
+    # The AXI4-Lite wrapper of the engine and its register block.
+    from montmul.driver.sim import BUS_RTL
+
+    used |= {f"rtl/{f}" for f in BUS_RTL}
     for path in RTL.rglob("*.sv"):
         rel = str(path.relative_to(ROOT))
         assert rel in used, f"{rel} is used by no registered core"

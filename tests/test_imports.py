@@ -20,6 +20,7 @@ PKG = Path(__file__).resolve().parents[1] / "src" / "montmul"
 
 #: (module prefix, layer); the longest matching prefix wins.
 LAYERS = (
+    ("montmul.resources", 0),
     ("montmul.models", 0),
     ("montmul.cores", 1),
     ("montmul.engine", 1),
@@ -30,6 +31,9 @@ LAYERS = (
     ("montmul.modexp", 3),
     ("montmul.report", 3),
     ("montmul.rsa", 3),
+    ("montmul.driver", 3),
+    ("montmul.fusesoc", 3),
+    ("montmul.integration", 3),
     ("montmul.cli_util", 4),
     ("montmul.cli_rsa", 4),
     ("montmul.cli", 4),

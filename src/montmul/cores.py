@@ -29,11 +29,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
 
+from . import resources
 from .models import MMResult, dsp, radix2, systolic
 
-#: Repository root (the RTL lives in ``rtl/`` beside ``src/``).
-ROOT = Path(__file__).resolve().parents[2]
-RTL = ROOT / "rtl"
+
+def __getattr__(name: str) -> Path:
+    # ROOT (the folder holding rtl/, syn/, lint/: the checkout, or the
+    # package data of an installed wheel) and RTL, resolved when first used
+    # (montmul.resources), so importing the registry never needs the files.
+    if name == "ROOT":
+        return resources.data_root()
+    if name == "RTL":
+        return resources.rtl_dir()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 Params = Mapping[str, int]
 
@@ -155,11 +163,12 @@ class Core:
 
     # --- files -------------------------------------------------------------
     def sources(self) -> list[Path]:
-        return [RTL / f for f in self.rtl]
+        rtl = resources.rtl_dir()
+        return [rtl / f for f in self.rtl]
 
     def includes(self) -> list[Path]:
         """Include directories (shared headers live in rtl/common)."""
-        return [RTL / "common"]
+        return [resources.rtl_dir() / "common"]
 
 
 CORES: dict[str, Core] = {}

@@ -24,8 +24,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from .. import cores, progress, synth
-from ..cores import ROOT
+from .. import cores, progress, resources, synth
 from . import papers
 from .table3 import FCS1_LABEL, ROWS
 
@@ -33,7 +32,11 @@ from .table3 import FCS1_LABEL, ROWS
 #: than this; wider ECP5 runs are skipped with that reason.
 ECP5_MAX_WIDTH = 512
 
-CACHE = ROOT / "build" / "report"
+
+def __getattr__(name: str):
+    if name == "CACHE":  # model statistics cache: <build folder>/report
+        return resources.build_root() / "report"
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,7 @@ def designs(only: list[str] | None = None) -> list[Design]:
 
 def _model_hash() -> str:
     h = hashlib.sha256()
-    src = ROOT / "src" / "montmul"
+    src = resources.package_dir()
     for p in sorted([src / "cores.py", src / "stats.py", *(src / "models").rglob("*.py")]):
         h.update(p.read_bytes())
     return h.hexdigest()[:16]
@@ -100,14 +103,14 @@ def cycles(items: list[tuple[str, dict, int]], samples: int, seed: int, jobs: in
     todo = []
     for i, (c, p, w) in enumerate(items):
         key = hashlib.sha256(json.dumps([c, sorted(p.items()), w, samples, seed, mh]).encode()).hexdigest()[:20]
-        f = CACHE / f"cycles_{key}.json"
+        f = resources.build_root() / "report" / f"cycles_{key}.json"
         if f.is_file():
             out.append(json.loads(f.read_text()))
         else:
             out.append(None)
             todo.append((i, f, (c, p, w, samples, seed)))
     if todo:
-        CACHE.mkdir(parents=True, exist_ok=True)
+        (resources.build_root() / "report").mkdir(parents=True, exist_ok=True)
         with progress.phase("model"), progress.Bar(len(todo), "model cycle averages", unit="set") as bar, \
                 ProcessPoolExecutor(max(1, min(jobs, len(todo)))) as pool:
             for (i, f, _), res in zip(todo, pool.map(_cycles_one, [t[2] for t in todo])):
@@ -123,7 +126,7 @@ def cycles(items: list[tuple[str, dict, int]], samples: int, seed: int, jobs: in
 def _cell_areas(result: dict) -> dict[str, float]:
     from ..synth import parse
 
-    areas = parse.liberty_areas(ROOT / result["options"]["liberty"])
+    areas = parse.liberty_areas(resources.liberty(result["options"]["liberty"]))
     missing = sorted(set(result["cells"]) - set(areas))
     if missing:
         raise ValueError(f"{result['options']['liberty']}: no area for cell(s) {', '.join(missing)}")

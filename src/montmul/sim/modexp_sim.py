@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import cores
+from .. import cores, resources
 from ..engine import (
     ENGINE_RTL,
     MUL_OVERHEAD,
@@ -30,8 +30,10 @@ from ..engine import (
 )
 from . import runner
 
-#: Generated core wrappers, one folder per (core, core parameters).
-WRAPPER_ROOT = cores.ROOT / "build" / "modexp"
+
+def wrapper_root() -> Path:
+    """Generated core wrappers, one folder per (core, core parameters)."""
+    return resources.build_root() / "modexp"
 
 
 def _tag(values: dict[str, int]) -> str:
@@ -48,10 +50,11 @@ class Engine:
     top: str = "mm_modexp"
 
     def sources(self) -> list[Path]:
-        return [cores.RTL / f for f in self.rtl]
+        rtl = resources.rtl_dir()
+        return [rtl / f for f in self.rtl]
 
     def includes(self) -> list[Path]:
-        return [cores.RTL / "common"]
+        return [resources.rtl_dir() / "common"]
 
     def hdl_params(self, width: int, **given: int) -> dict[str, int]:
         cores.WIDTH.check("Width", width)
@@ -65,7 +68,7 @@ def engine(core: str, params: dict[str, int] | None = None) -> Engine:
     c = cores.get(core)
     fixed = core_hdl_params(core, params)
     name = f"modexp_{c.name}" + (f"_{_tag(fixed)}" if fixed else "")
-    wrapper = write_core_wrapper(WRAPPER_ROOT / name / "mm_modexp_core.sv", core, params)
+    wrapper = write_core_wrapper(wrapper_root() / name / "mm_modexp_core.sv", core, params)
     return Engine(name, c.rtl + (str(wrapper), ENGINE_RTL))
 
 

@@ -12,33 +12,35 @@ import contextlib
 import fcntl
 import json
 import os
-import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from .. import progress
-from ..cores import ROOT, Core
+from .. import progress, resources
+from ..cores import Core
 
 SIMULATORS = ("icarus", "verilator")
-BUILD_ROOT = ROOT / "build" / "sim"
 
 
 def tools_path() -> str:
-    """PATH with the project's tools folder and venv first."""
-    extra = [str(ROOT / ".tools" / "bin"), str(Path(sys.executable).parent)]
-    return os.pathsep.join(extra + [os.environ.get("PATH", "")])
+    """PATH with the project's tools folder and venv first (montmul.resources)."""
+    return resources.tools_path()
+
+
+def build_root() -> Path:
+    """Simulator builds: ``<build folder>/sim`` (montmul.resources.build_root)."""
+    return resources.build_root() / "sim"
 
 
 def build_dir(core: Core, sim: str, params: dict[str, int]) -> Path:
     tag = "_".join(f"{k}{v}" for k, v in sorted(params.items()))
-    return BUILD_ROOT / sim / f"{core.name}_{tag}"
+    return build_root() / sim / f"{core.name}_{tag}"
 
 
 def _prepare(core: Core, sim: str, width: int, params: dict[str, int] | None):
     if sim not in SIMULATORS:
         raise ValueError(f"unknown simulator {sim!r}; use one of {', '.join(SIMULATORS)}")
-    os.environ["PATH"] = tools_path()
+    resources.setup_tool_env()
     hdl = core.hdl_params(width, **(params or {}))
     return hdl, build_dir(core, sim, hdl)
 
@@ -123,7 +125,7 @@ def run(
         "MONTMUL_WIDTH": str(width),
         "MONTMUL_PARAMS": json.dumps(hdl),
         "PYTHONPATH": os.pathsep.join(
-            [str(test_dir), str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]
+            [str(test_dir), resources.python_path(), os.environ.get("PYTHONPATH", "")]
         ),
     }
     env.update(extra_env or {})

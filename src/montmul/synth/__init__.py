@@ -31,9 +31,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import cores
+from .. import cores, resources
 from .. import progress as bars  # run_many's `progress` argument is the per-job callback
-from ..cores import ROOT
 from . import flows, tools
 from .figures import derived, figures
 from .flows import DEFAULTS, TARGETS
@@ -44,15 +43,20 @@ __all__ = [
     "TARGETS", "DEFAULTS", "ToolError", "BUILD",
 ]
 
-#: Default build directory (results cache and work directories); the
-#: environment variable MONTMUL_SYNTH_DIR overrides it (it must lie inside the
-#: repository: the YoWASP tools cannot see /tmp).
-BUILD = ROOT / "build" / "synth"
+def __getattr__(name: str) -> Path:
+    if name == "BUILD":
+        return resources.build_root() / "synth"
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def default_build() -> Path:
+    """Default build directory (results cache and work directories):
+    ``<build folder>/synth`` (montmul.resources.build_root); the environment
+    variable MONTMUL_SYNTH_DIR overrides it (the YoWASP tools cannot see
+    /tmp, so keep it under the current directory)."""
     env = os.environ.get("MONTMUL_SYNTH_DIR")
-    return Path(env).resolve() if env else BUILD
+    return Path(env).resolve() if env else resources.build_root() / "synth"
+
 
 #: Bumped when the meaning of a cached result changes without any hashed
 #: file (RTL, syn/ templates, flows.py, parse.py) changing, e.g. a new key
@@ -86,7 +90,7 @@ class Job:
 
 
 def _hashes(paths) -> dict[str, str]:
-    return {os.path.relpath(p, ROOT): flows.sha256_file(p) for p in paths}
+    return {os.path.relpath(p, resources.data_root()): flows.sha256_file(p) for p in paths}
 
 
 def cache_key(job: Job) -> tuple[str, dict]:
@@ -155,7 +159,7 @@ def synth(job: Job, build_dir: Path | str | None = None, force: bool = False) ->
         "key": key,
         **figs,
         "seconds": {k: round(v, 2) for k, v in seconds.items()},
-        "work_dir": os.path.relpath(cwd, ROOT),
+        "work_dir": os.path.relpath(cwd, resources.data_root()),
     }
     tmp = hit.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(result, indent=1, sort_keys=False))

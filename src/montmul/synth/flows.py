@@ -24,11 +24,17 @@ import os
 import re
 from pathlib import Path
 
-from ..cores import ROOT, Core
+from .. import resources
+from ..cores import Core
 from . import parse, tools
 from .tools import ToolError
 
-SYN = ROOT / "syn"
+
+def __getattr__(name: str) -> Path:
+    if name == "SYN":  # the syn/ templates (montmul.resources), resolved when used
+        return resources.syn_dir()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: Flow options per target, with their defaults.  Every option is part of the
 #: cache key.
@@ -40,7 +46,7 @@ DEFAULTS: dict[str, dict[str, object]] = {
         "seed": 1,                # placer seed: fixed, so a run is reproducible
     },
     "asic": {
-        "liberty": ".tools/osu018/osu018_stdcells.lib",  # relative to the repository
+        "liberty": ".tools/osu018/osu018_stdcells.lib",  # relative to the checkout (montmul.resources.liberty)
         "period_ps": 2000,        # ABC delay target and the STA clock period
         "max_fanout": 8,          # ABC `buffer -N`: nets above it get a buffer tree
         "driver": "BUFX2",        # driving cell of every data input
@@ -67,7 +73,7 @@ RESET = "rst_ni"
 
 def fill(template: str, **fields: object) -> str:
     """The template ``syn/<template>`` with every ``@NAME@`` replaced."""
-    text = (SYN / template).read_text()
+    text = (resources.syn_dir() / template).read_text()
 
     def sub(m: re.Match) -> str:
         key = m.group(1)
@@ -163,7 +169,7 @@ def run_ecp5(core: Core, hdl: dict[str, int], opts: dict, cwd: Path) -> dict:
 
 # --------------------------------------------------------------------------
 def liberty_path(opts: dict) -> Path:
-    lib = ROOT / str(opts["liberty"])
+    lib = resources.liberty(str(opts["liberty"]))
     if not lib.is_file():
         raise ToolError(f"liberty {lib} not found; scripts/setup.sh unpacks the OSU 0.18 um library (run `make setup`)")
     return lib
@@ -200,7 +206,7 @@ def t_fa(opts: dict, cache_dir: Path, work_root: Path) -> dict:
     cell, sum_pin = str(opts["fa_cell"]), str(opts["fa_sum"])
     key_data = {
         "what": "t_fa", "liberty": sha256_file(lib), "cell": cell, "sum": sum_pin,
-        "script": sha256_file(SYN / "asic_tfa.tcl.in"), "flow": sha256_file(Path(__file__)),
+        "script": sha256_file(resources.syn_dir() / "asic_tfa.tcl.in"), "flow": sha256_file(Path(__file__)),
         "sta": tools.version("sta"),
     }
     key = hashlib.sha256(json.dumps(key_data, sort_keys=True).encode()).hexdigest()[:20]

@@ -16,12 +16,11 @@ import functools
 import os
 import shutil
 import subprocess
-import sys
 import time
 from importlib import metadata
 from pathlib import Path
 
-from ..cores import ROOT
+from .. import resources
 
 #: Executable per tool, and how to get it when it is missing.
 TOOLS = {
@@ -44,8 +43,7 @@ class ToolError(RuntimeError):
 
 def search_path() -> str:
     """PATH with the project's tools folder and virtual environment first."""
-    extra = [str(ROOT / ".tools" / "bin"), str(ROOT / ".venv" / "bin"), str(Path(sys.executable).parent)]
-    return os.pathsep.join(extra + [os.environ.get("PATH", "")])
+    return resources.tools_path()
 
 
 @functools.lru_cache(maxsize=None)
