@@ -20,7 +20,7 @@ demo: setup  ## set up, then run the main job (both simulators' results beside t
 	$(PY) -m montmul.cli demo
 
 test: setup  ## set up, then run the whole test suite (models, CLI, lint, RTL benches)
-	$(PY) -m pytest -n $(JOBS) -q
+	$(PY) -m pytest -n $(JOBS) -q --durations=30
 
 test-fast: setup  ## pure-Python tests only (no simulator, lint or synthesis; under a minute)
 	$(PY) -m pytest -n $(JOBS) -q -m "not rtl and not slow" tests
