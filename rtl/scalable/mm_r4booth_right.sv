@@ -102,15 +102,21 @@ module mm_r4booth_right #(
   logic [NbW-1:0]     nbits;           // bit length of n_i
   logic [Width-1:0]   mhat;            // |M^| = (N >> 2) + N[1]
 
-  // modulus length: a priority encoder on N
-  always_comb begin
-    nbits = '0;
+  // modulus length: a priority encoder on N (a function, so that the
+  // intermediate values of the loop are not events: Icarus 11 would re-run an
+  // always_comb on them)
+  function automatic logic [NbW-1:0] bit_length(input logic [Width-1:0] v);
+    logic [NbW-1:0] len;
+    len = '0;
     for (int i = 0; i < Width; i++) begin
-      if (n_i[i]) begin
-        nbits = NbW'(i + 1);
+      if (v[i]) begin
+        len = NbW'(i + 1);
       end
     end
-  end
+    return len;
+  endfunction
+
+  assign nbits = bit_length(n_i);
   assign mhat = Width'(n_i >> 2) + Width'(n_i[1]);
 
   // ------------------------------------------------- kernel streams
@@ -186,13 +192,44 @@ module mm_r4booth_right #(
   logic [JW-1:0]    oj_q, oj_d;          // word index at the last PE (final pass)
   logic [1:0]       ocarry_q, ocarry_d;  // correction adder carry
   logic             tfin_q, tfin_d;      // t of the last digit
-  logic             feed, feed_first;
+  logic             feed, feed_first, xshift;
   logic [JW-1:0]    j;
   logic             final_pass, tsel, add_n;
   logic [JW-1:0]    oj;
   logic [1:0]       ocin;
   logic [W+1:0]     osum;
   logic [W-1:0]     nword;
+
+  // PE0's input: pass 0 from zero, later passes from the FIFO.  A pass from
+  // the FIFO starts in the first cycle its word 0 is at the head.  (The
+  // combinational values are continuous assignments: Icarus 11 loops on an
+  // always_comb that both computes and reads them.)
+  assign feed_first = ~active_q & more_q & fifo_rv & busy;
+  assign feed       = (active_q & busy) | feed_first;
+  assign j          = active_q ? fj_q : '0;
+  assign fifo_pop   = feed & ~pass0_q;
+  assign pe0_v      = feed;
+  assign pe0_f      = feed & (j == '0);
+  assign pe0_l      = feed & (j == e_q - 1'b1);
+  assign pe0_z      = pass0_q ? '0 : fifo_rd[W-1:0];
+  assign pe0_zs     = pass0_q ? 1'b0 : fifo_rd[W];
+  assign pe0_t      = pass0_q ? 1'b0 : fifo_rd[W+1];
+  assign pe0_y      = y_q[j*W +: W];
+  assign pe0_m      = m_q[j*W +: W];
+
+  // The last PE's stream: to the FIFO, or (last pass) through the correction
+  // adder into the result register.
+  assign final_pass = (outbits_q + BitsW'(2 * P)) >= nlim_q;
+  assign fifo_w     = sv[P] & ~final_pass & busy;
+  assign fifo_wd    = {sl[P], sf[P], st[P], szs[P], sz[P]};
+  assign tsel       = sf[P] ? st[P] : tfin_q;
+  assign add_n      = tsel ^ mneg_q;
+  assign oj         = sf[P] ? '0 : oj_q;
+  assign ocin       = sf[P] ? {1'b0, st[P]} : ocarry_q;
+  assign nword      = n_q[oj*W +: W];
+  assign osum       = {2'b0, sz[P]} + (add_n ? {2'b0, nword} : '0) + {{W{1'b0}}, ocin};
+  assign done       = sv[P] & busy & final_pass & sl[P];
+  assign xshift     = sv[P-1] & sf[P-1];
 
   always_comb begin
     active_d  = active_q;
@@ -212,23 +249,6 @@ module mm_r4booth_right #(
     mneg_d    = mneg_q;
     e_d       = e_q;
     nlim_d    = nlim_q;
-    done      = 1'b0;
-
-    // PE0's input: pass 0 from zero, later passes from the FIFO.  A pass from
-    // the FIFO starts in the first cycle its word 0 is at the head.
-    feed_first = ~active_q & more_q & fifo_rv & busy;
-    feed       = (active_q & busy) | feed_first;
-    j          = active_q ? fj_q : '0;
-    fifo_pop   = feed & ~pass0_q;
-
-    pe0_v  = feed;
-    pe0_f  = feed & (j == '0);
-    pe0_l  = feed & (j == e_q - 1'b1);
-    pe0_z  = pass0_q ? '0 : fifo_rd[W-1:0];
-    pe0_zs = pass0_q ? 1'b0 : fifo_rd[W];
-    pe0_t  = pass0_q ? 1'b0 : fifo_rd[W+1];
-    pe0_y  = y_q[j*W +: W];
-    pe0_m  = m_q[j*W +: W];
 
     if (feed) begin
       if (j == e_q - 1'b1) begin
@@ -245,31 +265,21 @@ module mm_r4booth_right #(
     end
 
     // The X window moves on by 2p bits once the last PE has its digit.
-    if (sv[P-1] && sf[P-1]) begin
+    if (xshift) begin
       xwin_d = xwin_q >> (2 * P);
     end
 
-    // The last PE's stream: to the FIFO, or (last pass) through the
-    // correction adder into the result register.
-    final_pass = (outbits_q + BitsW'(2 * P)) >= nlim_q;
-    fifo_w     = sv[P] & ~final_pass & busy;
-    fifo_wd    = {sl[P], sf[P], st[P], szs[P], sz[P]};
-    tsel       = sf[P] ? st[P] : tfin_q;
-    add_n      = tsel ^ mneg_q;
-    oj         = sf[P] ? '0 : oj_q;
-    ocin       = sf[P] ? {1'b0, st[P]} : ocarry_q;
-    nword      = n_q[oj*W +: W];
-    osum       = {2'b0, sz[P]} + (add_n ? {2'b0, nword} : '0) + {{W{1'b0}}, ocin};
     if (sv[P] && busy) begin
       if (sl[P]) begin
         outbits_d = outbits_q + BitsW'(2 * P);
       end
       if (final_pass) begin
-        res_d[oj*W +: W] = osum[W-1:0];
+        // word oj of the result (a whole-vector update: Icarus re-runs an
+        // always_comb that writes part of a vector it also reads)
+        res_d    = (res_q & ~(MemBits'({W{1'b1}}) << (oj * W))) | (MemBits'(osum[W-1:0]) << (oj * W));
         ocarry_d = osum[W+1:W];
         oj_d     = oj + 1'b1;
         tfin_d   = tsel;
-        done     = sl[P];
       end
     end
 

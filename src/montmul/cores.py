@@ -60,6 +60,9 @@ class Core:
     #: what the model computes (e.g. SkipEnable -> skip)
     model_params: dict[str, str] = field(default_factory=dict)
     widths: tuple[int, ...] = (8, 16, 64, 256)  #: widths the test suite runs
+    #: R that depends on the modulus: f(width, n, hdl_params) -> log2 R
+    #: (scalable cores); None: R = 2^r_log2(width)
+    r_log2_n: Callable[[int, int, dict[str, int]], int] | None = None
 
     @property
     def top(self) -> str:
@@ -97,6 +100,13 @@ class Core:
         if len(inspect.signature(self.latency_bound).parameters) >= 2:
             return self.latency_bound(width, self.hdl_params(width, **(params or {})))
         return self.latency_bound(width)
+
+    def rlog2(self, width: int, n: int, params: dict[str, int] | None = None) -> int:
+        """log2 of R for modulus ``n`` on a build of ``width`` (scalable cores'
+        R follows the modulus length; the others' depends on width alone)."""
+        if self.r_log2_n is not None:
+            return self.r_log2_n(width, n, self.hdl_params(width, **(params or {})))
+        return self.r_log2(width)
 
     def run_model(self, a: int, b: int, n: int, width: int, params: dict[str, int] | None = None) -> MMResult:
         """The model's answer for one request, for the HDL parameters
@@ -388,10 +398,13 @@ register(
 
 
 def get(name: str) -> Core:
+    if name in SCALABLE:  # see the scalable block at the end of this file
+        return SCALABLE[name]
     try:
         return CORES[name]
     except KeyError:
-        raise KeyError(f"unknown core {name!r}; known cores: {', '.join(sorted(CORES))}") from None
+        known = sorted(CORES) + sorted(SCALABLE)
+        raise KeyError(f"unknown core {name!r}; known cores: {', '.join(known)}") from None
 
 
 # --- Units: synthesizable cores that are not on the common interface ---
@@ -431,3 +444,54 @@ def lookup(name: str) -> Core:
     if name in CORES or name not in _UNITS:
         return get(name)
     return unit(name)
+
+
+# --- Paper 002: scalable radix-4 Booth cores (docs/scalable.md) -------------
+# Their Montgomery radix follows the modulus length at run time
+# (R = 2^(2pk-2), k = ceil((len(N)+4)/2p)), so they live in SCALABLE, not in
+# CORES: the loops over CORES (modexp's R^2, the CLI listing, leak, RSA)
+# still assume R = 2^r_log2(width).  get() finds them; Core.rlog2(width, n,
+# params) gives their R.  r_log2(width) is R for a full-width modulus only.
+from .models import scalable as _scalable  # noqa: E402
+
+SCALABLE: dict[str, Core] = {}
+
+
+def _r4booth_bound(kind: str):
+    def bound(k: int, p: dict[str, int]) -> int:
+        # latency grows with the modulus length: the worst case is len(N) = k
+        s = _scalable.schedule(kind, k, p["WordWidth"], p["NumPes"], p["FifoLatency"])
+        return 1 + s.finish
+    return bound
+
+
+def _r4booth_rlog2(k: int, n: int, p: dict[str, int]) -> int:
+    return _scalable.r_log2(k, n, p["WordWidth"], p["NumPes"])
+
+
+_R4BOOTH_PARAMS = {
+    "Width": Param(64, 3, 4096, "largest modulus width"),
+    "WordWidth": Param(16, 4, 64, "word width w (a power of two)"),
+    "NumPes": Param(2, 1, 256, "processing elements p"),
+    "FifoLatency": Param(1, 1, 8, "FIFO latency b"),
+    "CheckRange": Param(1, 0, 1, "reject operands >= 2N"),
+}
+_R4BOOTH_MODEL_PARAMS = {"WordWidth": "word_width", "NumPes": "num_pes", "FifoLatency": "fifo_latency"}
+
+SCALABLE["r4booth_right"] = Core(
+    name="r4booth_right",
+    family="scalable",
+    paper="002 Figs. 2-5, Sec. IV-A (right-shifting PE)",
+    rtl=("common/mm_in_check.sv", "common/mm_req_ctrl.sv", "scalable/mm_r4booth_right_pe.sv",
+         "scalable/mm_r4booth_fifo.sv", "scalable/mm_r4booth_right.sv"),
+    model=_scalable.r4booth_right,
+    params=_R4BOOTH_PARAMS,
+    r_log2=lambda k: _scalable.geometry(k, 16, 2).r_log2,
+    r_log2_n=_r4booth_rlog2,
+    latency_bound=_r4booth_bound("right"),
+    model_params=_R4BOOTH_MODEL_PARAMS,
+    description="Scalable radix-4 Booth (paper 002), right-shifting PEs: run-time operand length, "
+    "(k-1)*max(e,2p+b) + 2p + e cycles; latency follows len(N), not A or B",
+    widths=(16, 64),
+)
+# --- end paper 002 ---
