@@ -276,7 +276,8 @@ module mm_r4booth_right #(
       if (final_pass) begin
         // word oj of the result (a whole-vector update: Icarus re-runs an
         // always_comb that writes part of a vector it also reads)
-        res_d    = (res_q & ~(MemBits'({W{1'b1}}) << (oj * W))) | (MemBits'(osum[W-1:0]) << (oj * W));
+        res_d    = (res_q & ~(MemBits'({W{1'b1}}) << (oj * W)))
+                 | (MemBits'(osum[W-1:0]) << (oj * W));
         ocarry_d = osum[W+1:W];
         oj_d     = oj + 1'b1;
         tfin_d   = tsel;
