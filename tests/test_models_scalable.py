@@ -40,8 +40,16 @@ def test_algorithm_matches_pow_and_range():
 
 
 def test_word_datapath_is_bit_exact_with_algorithm():
-    for k, n, a, b, p, w in _cases(2, 1500):
+    for k, n, a, b, p, w in _cases(2, 800):
         assert sc.kernel_words_right(a, b, n, p, w) == sc.algorithm(a, b, n, p, word_width=w)
+
+
+def test_left_word_datapath_is_bit_exact_with_algorithm():
+    for k, n, a, b, p, w in _cases(6, 800):
+        p = (w // 2) * p  # the left-shifting kernel needs w | 2p
+        assert sc.kernel_words_left(a, b, n, p, w) == sc.algorithm(a, b, n, p, word_width=w)
+    with pytest.raises(ValueError, match="w | 2p"):
+        sc.kernel_words_left(1, 1, 11, 3, 8)
 
 
 def test_corner_operands():
@@ -56,6 +64,8 @@ def test_corner_operands():
                         assert 0 <= r.result < 2 * n
                         assert r.result % n == _montgomery(a, b, n, sc.r_log2(k, n, w, p))
                         assert sc.kernel_words_right(a, b, n, p, w) == r.result
+                        if (2 * p) % w == 0:
+                            assert sc.kernel_words_left(a, b, n, p, w) == r.result
 
 
 def test_hidden_sign_needed():
@@ -182,6 +192,14 @@ def test_brief_example():
     assert 2050 * s.kernel / 248e3 == pytest.approx(9.13, abs=0.01)
 
 
+def test_left_latency_breakdown():
+    r = sc.r4booth_left(5, 7, 1019, 16, word_width=4, num_pes=6, fifo_latency=2)
+    g = sc.geometry(10, 4, 6)
+    period = max(g.e + 1, 6 + 12 // 4 + 2)
+    assert r.breakdown["kernel"] == g.k * period
+    assert r.cycles == (g.k - 1) * period + 6 + 12 // 4 + g.e + 1
+
+
 def test_latency_breakdown():
     r = sc.r4booth_right(5, 7, 1019, 16, word_width=8, num_pes=2, fifo_latency=2)
     g = sc.geometry(10, 8, 2)
@@ -226,6 +244,8 @@ def test_bad_inputs():
         sc.r4booth_right(1, 1, 11, 8, word_width=6)
     with pytest.raises(ValueError, match="NumPes"):
         sc.r4booth_left(1, 1, 11, 8, num_pes=0)
+    with pytest.raises(ValueError, match="NumPes"):
+        sc.r4booth_left(1, 1, 11, 8, word_width=8, num_pes=3)
     with pytest.raises(ValueError, match="FifoLatency"):
         sc.r4booth_right(1, 1, 11, 8, fifo_latency=0)
     with pytest.raises(ValueError):

@@ -106,14 +106,12 @@ module mm_r4booth_right #(
   // intermediate values of the loop are not events: Icarus 11 would re-run an
   // always_comb on them)
   function automatic logic [NbW-1:0] bit_length(input logic [Width-1:0] v);
-    logic [NbW-1:0] len;
-    len = '0;
+    bit_length = '0;
     for (int i = 0; i < Width; i++) begin
       if (v[i]) begin
-        len = NbW'(i + 1);
+        bit_length = NbW'(i + 1);
       end
     end
-    return len;
   endfunction
 
   assign nbits = bit_length(n_i);

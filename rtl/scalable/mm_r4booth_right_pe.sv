@@ -71,11 +71,9 @@ module mm_r4booth_right_pe #(
   // Booth encoder (Table I): zero for 000/111, negative for 1xx except 111,
   // double for 100 and 011.
   function automatic logic [2:0] booth_enc(input logic [2:0] bits);
-    logic neg, zero, dbl;
-    zero = (bits == 3'b000) || (bits == 3'b111);
-    neg  = bits[2] & ~(bits[1] & bits[0]);
-    dbl  = (bits == 3'b100) || (bits == 3'b011);
-    return {neg, zero, dbl};
+    booth_enc[2] = bits[2] & ~(bits[1] & bits[0]);                 // negative
+    booth_enc[1] = (bits == 3'b000) || (bits == 3'b111);           // zero
+    booth_enc[0] = (bits == 3'b100) || (bits == 3'b011);           // double
   endfunction
 
   always_comb begin

@@ -494,4 +494,20 @@ SCALABLE["r4booth_right"] = Core(
     "(k-1)*max(e,2p+b) + 2p + e cycles; latency follows len(N), not A or B",
     widths=(16, 64),
 )
+SCALABLE["r4booth_left"] = Core(
+    name="r4booth_left",
+    family="scalable",
+    paper="002 Figs. 2-3, 6, Sec. IV-B (left-shifting PE)",
+    rtl=("common/mm_in_check.sv", "common/mm_req_ctrl.sv", "scalable/mm_r4booth_left_pe.sv",
+         "scalable/mm_r4booth_fifo.sv", "scalable/mm_r4booth_left.sv"),
+    model=_scalable.r4booth_left,
+    params={**_R4BOOTH_PARAMS, "NumPes": Param(8, 1, 256, "processing elements p (2p a multiple of w)")},
+    r_log2=lambda k: _scalable.geometry(k, 16, 8).r_log2,
+    r_log2_n=_r4booth_rlog2,
+    latency_bound=_r4booth_bound("left"),
+    model_params=_R4BOOTH_MODEL_PARAMS,
+    description="Scalable radix-4 Booth (paper 002), left-shifting PEs (w | 2p): run-time operand length, "
+    "(k-1)*max(e+1,p+2p/w+b) + p + 2p/w + e + 1 cycles; latency follows len(N), not A or B",
+    widths=(16, 64),
+)
 # --- end paper 002 ---

@@ -27,10 +27,12 @@ The algorithm (Fig. 2 as reconstructed and checked here), with Z signed::
 
 Result Z = A*B*2^-(2pk-2) mod N in [0, 2N) for A, B in [0, 2N).
 
-Two models of it: :func:`algorithm` on whole integers (fast) and
-:func:`kernel_words_right`, the word-serial datapath of the right-shifting
-RTL PE (w-bit words, Booth selectors, carries, the hidden sign bit of the
-last word) -- tests check that both agree bit for bit.
+Three models of it: :func:`algorithm` on whole integers (fast), and
+:func:`kernel_words_right` / :func:`kernel_words_left`, the word-serial
+datapaths of the right- and left-shifting RTL PEs (w-bit words, Booth
+selectors, carries, the hidden sign bit of the right PE's last word, the left
+PE's shifted multiples and discarded words) -- tests check that they agree
+bit for bit.
 """
 
 from __future__ import annotations
@@ -256,6 +258,76 @@ def kernel_words_right(x: int, y: int, n: int, num_pes: int, word_width: int) ->
     return res & ((1 << (e * w)) - 1)
 
 
+def kernel_words_left(x: int, y: int, n: int, num_pes: int, word_width: int) -> int:
+    """The final result computed word by word as the left-shifting RTL does
+    (needs w | 2p, so every PE keeps one effective LSB position pos = 2i mod w
+    for all passes).  Z is not shifted: the stream holds Z*2^pos in e + 1
+    words (the overflow word); the PE clears the two bits q at pos and adds the
+    Booth multiples shifted left by pos + 2, with the +1s of negative multiples
+    (S_X + S_Q) at bit pos + 2.  A PE with pos + 2 = w discards the stream's
+    word 0 (all zero by then): its output word j is input word j + 1 (the last
+    one the sign extension of word e) plus the unshifted multiples.  After the
+    last pass pos is 2pk mod w = 0 again, so the stream is Z itself."""
+    w = word_width
+    m = (1 << w) - 1
+    if (2 * num_pes) % w:
+        raise ValueError(f"the left-shifting kernel needs w | 2p (w={w}, p={num_pes})")
+    g = geometry(n.bit_length(), w, num_pes)
+    e = g.e
+    mneg = int(n & 3 == 1)
+    mh = abs(mhat(n))
+    yw, mw, nw = _words(y, e + 1, w), _words(mh, e + 1, w), _words(n, e + 1, w)
+    z = [0] * (e + 1)
+    t = 0
+    for d in range(g.f):
+        pos = (2 * d) % w
+        disc = pos + 2 == w
+        q = (z[0] >> pos) & 3
+        qn, qz, qd = _booth_ctrl(q >> 1, q & 1, t)
+        qn = (qn ^ mneg) & (1 - qz)
+        t = q >> 1
+        xn, xz, xd = _booth_ctrl(_bit(x, 2 * d + 1), _bit(x, 2 * d), _bit(x, 2 * d - 1))
+        z[0] &= ~(3 << pos) & m
+        if disc:
+            if z[0]:
+                raise AssertionError("discarded word is not zero")
+            top = m if z[e] >> (w - 1) else 0
+            zin = z[1:] + [top]
+            sft = 0
+        else:
+            zin = z
+            sft = pos + 2
+        out = []
+        carry = (qn + xn) << sft  # injection at bit sft of word 0
+        yprev = mprev = 0
+        for j in range(e + 1):
+            def sel(v, prev, neg, zero, dbl):
+                if zero:
+                    return 0
+                s2 = sft + dbl
+                a = ((v << s2) | (prev >> (w - s2))) & m if s2 else v
+                if neg:
+                    a = ~a & m
+                    if j == 0:
+                        a &= ~((1 << sft) - 1) & m
+                return a
+            ys = sel(yw[j], yprev, xn, xz, xd)
+            ms = sel(mw[j], mprev, qn, qz, qd)
+            yprev, mprev = yw[j], mw[j]
+            s_ = zin[j] + ys + ms + carry
+            out.append(s_ & m)
+            carry = s_ >> w
+        z = out
+    add_n = t ^ mneg
+    carry = t
+    res = 0
+    for j in range(e + 1):
+        s_ = z[j] + (nw[j] if add_n else 0) + carry
+        res |= (s_ & m) << (w * j)
+        carry = s_ >> w
+    return res
+
+
 # ---------------------------------------------------------------------------
 # Kernel schedule
 
@@ -366,9 +438,12 @@ def r4booth_right(
 def r4booth_left(
     a: int, b: int, n: int, width: int, *, word_width: int = 16, num_pes: int = 2, fifo_latency: int = 1
 ) -> MMResult:
-    """Left-shifting kernel: same result; cycles from the planned schedule
-    (one cycle between PEs, e + 1 words, discard cycles).  No RTL yet: the
-    total latency is a plan, the kernel count is the paper's equation."""
+    """mm_r4booth_left: same result; one cycle between PEs, e + 1 words per
+    pass and 2p/w discard cycles per pass; needs w | 2p.  cycles = the RTL
+    latency (k-1)*P + p + 2p/w + e + 1 with P = max(e + 1, p + 2p/w + b);
+    breakdown['kernel'] = the paper's k*P."""
+    if word_width >= 4 and num_pes >= 1 and (2 * num_pes) % word_width:
+        raise ValueError(f"NumPes: 2*NumPes must be a multiple of WordWidth (p={num_pes}, w={word_width})")
     return _run("left", a, b, n, width, word_width, num_pes, fifo_latency)
 
 
@@ -381,6 +456,7 @@ __all__ = [
     "check_params",
     "discards",
     "geometry",
+    "kernel_words_left",
     "kernel_words_right",
     "mhat",
     "mhat_paper",
