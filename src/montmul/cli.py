@@ -140,7 +140,7 @@ def cmd_mul(args) -> int:
         "b": b,
         "n": n,
         "result": result,
-        "r_log2": core.r_log2(k),
+        "r_log2": core.rlog2(k, n, params),
         "cycles": cycles,
         "breakdown": want.breakdown,
         "reduced": result % n,
@@ -151,7 +151,7 @@ def cmd_mul(args) -> int:
         print(f"core      {core.name} (width {k}, {args.sim})")
         print(f"result    {result} ({result:#x})  = A*B*R^-1 mod N, in [0, {core.out_bound}N)")
         print(f"reduced   {result % n}")
-        print(f"R         2^{core.r_log2(k)}")
+        print(f"R         2^{core.rlog2(k, n, params)}")
         print(f"cycles    {cycles}  {want.breakdown}")
     return 0
 
