@@ -65,6 +65,23 @@ def test_cycles_model_json(capsys):
     assert code == 0
     assert d["min"] <= d["avg"] <= d["max"] and d["std"] > 0
     assert d["model_avg"] == d["avg"]
+    assert d["kernel_avg"] == d["avg"]  # no separately counted kernel in this core's model
+    assert d["modulus_bits"] == 64
+
+
+def test_cycles_modulus_bits(capsys):
+    """--modulus-bits draws moduli of exactly that length; the radix-2 cores'
+    latency follows the width, not the modulus."""
+    code, out, _ = run(capsys, "cycles", "--core", "r2_basic", "--width", "64", "--modulus-bits", "20",
+                       "--samples", "20", "--sim", "model", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["modulus_bits"] == 20 and d["avg"] == 66
+    from montmul.stats import random_vectors
+
+    assert all(n.bit_length() == 20 for _, _, n in random_vectors(64, 50, 3, 20))
+    code, _, err = run(capsys, "cycles", "--core", "r2_basic", "--width", "64", "--modulus-bits", "65",
+                       "--samples", "5", "--sim", "model")
+    assert code == 2 and "modulus bits 65 outside [2, 64]" in err
 
 
 @pytest.mark.skipif(shutil.which("iverilog") is None, reason="needs Icarus Verilog")

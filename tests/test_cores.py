@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -15,12 +16,11 @@ from montmul.models import InputError
 ALL = sorted(cores.CORES)
 
 
-@pytest.mark.parametrize("name", ALL)
+@pytest.mark.parametrize("name", ALL + sorted(cores.UNITS))
 def test_entry_matches_rtl(name):
-    core = cores.get(name)
-    if core.is_config:
-        assert core.name.startswith(core.top[3:] + "_"), "a configuration is named <module>_<suffix>"
-    else:
+    core = cores.lookup(name)
+    assert core.top == Path(core.rtl[-1]).stem, "the top module's file comes last"
+    if not core.fixed:
         assert core.top == f"mm_{core.name}", "registry name must be the module name without mm_"
     for path in core.sources():
         text = path.read_text()
@@ -28,8 +28,10 @@ def test_entry_matches_rtl(name):
         assert mods == [path.stem], f"{path}: one module per file, named after the file"
         assert path.stem.startswith("mm_")
     top = core.sources()[-1].read_text()
-    for p in list(core.params) + list(core.hdl_overrides):
+    for p in core.all_params:
         assert re.search(rf"parameter\s+\w+\s+{p}\b", top), f"{p} is not a parameter of {core.top}"
+    for p in core.test_params:
+        core.hdl_params(16, **p)  # every test parameter set is legal
 
 
 @pytest.mark.parametrize("name", ALL)
@@ -42,7 +44,7 @@ def test_model_meets_registry_claims(name):
             n = rng.randrange(3, 1 << k) | 1
             a, b = rng.randrange(core.in_bound * n), rng.randrange(core.in_bound * n)
             m = core.run_model(a, b, n, k)
-            assert m.result % n == a * b * pow(2, -core.r_log2(k), n) % n
+            assert m.result % n == a * b * pow(2, -core.radix_log2(k, None, n), n) % n
             assert 0 <= m.result < core.out_bound * n
             assert m.cycles <= core.bound(k)
 
@@ -61,14 +63,61 @@ def test_parameter_ranges_enforced():
         core.hdl_params(2)
     with pytest.raises(ValueError):
         core.hdl_params(16, CheckRange=2)
+    with pytest.raises(ValueError, match="no parameter"):
+        core.hdl_params(16, CpaWidth=8)
+    with pytest.raises(ValueError, match="fixes ConstTime=1"):
+        cores.get("scs_new_ct").hdl_params(16, ConstTime=0)
+    assert cores.get("scs_new_ct").hdl_params(16, ConstTime=1)["ConstTime"] == 1
+
+
+def test_shared_parameters_defined_once():
+    for core in [*cores.CORES.values(), *cores.UNITS.values()]:
+        assert core.all_params["Width"] is cores.WIDTH
+        assert core.all_params["CheckRange"] is cores.CHECK_RANGE
+    with pytest.raises(ValueError, match="redefines the shared"):
+        cores.register(_scalable_core("bad", params={"Width": cores.WIDTH}))
+
+
+def _scalable_core(name, **kw):
+    """A core of the kind the next families need: R follows the request's
+    modulus (whole words of it), several products in flight, a word size whose
+    legal combinations with Width are checked."""
+
+    def check(k, p):
+        if p["WordWidth"] > k:
+            raise ValueError(f"WordWidth={p['WordWidth']} wider than Width={k}")
+
+    fields = dict(
+        name=name, family="test", paper="-", top="mm_r2_basic", rtl=("radix2/mm_r2_basic.sv",),
+        model=cores.get("r2_basic").model,
+        params={"WordWidth": cores.Param(16, 4, 64, "word size w"), "Interleave": cores.Param(1, 1, 3, "slots")},
+        r_log2=lambda k, p, n: p["WordWidth"] * cores.ceil_div(n.bit_length() + 2, p["WordWidth"]),
+        latency_bound=lambda k, p: 3 * k,
+        in_flight=lambda p: p["Interleave"],
+        check=check,
+        description="-",
+    )
+    fields.update(kw)
+    return cores.Core(**fields)
+
+
+def test_registry_describes_request_dependent_radix_and_slots():
+    core = _scalable_core("scalable_probe")
+    assert core.radix_log2(1024, {"WordWidth": 16}, n=(1 << 1023) + 1) == 1040
+    assert core.radix_log2(1024, {"WordWidth": 16}, n=(1 << 511) + 1) == 528
+    assert core.radix_log2(64) == 80  # default: the widest modulus
+    assert core.slots({"Interleave": 3}) == 3 and core.slots() == 1
+    with pytest.raises(ValueError, match="wider than Width"):
+        core.hdl_params(8, WordWidth=16)
+    with pytest.raises(ValueError, match="outside its legal range"):
+        core.hdl_params(64, Interleave=4)
 
 
 def test_every_rtl_file_is_registered_and_in_fusesoc():
     listed = set((ROOT / "montmul.core").read_text().split())
-    registered = list(cores.CORES.values()) + list(cores.SCALABLE.values())
-    used = {str(p.relative_to(ROOT)) for c in registered for p in c.sources()}
+    used = {str(p.relative_to(ROOT)) for c in cores.CORES.values() for p in c.sources()}
     # The exponentiation engine (not a core) and its default core wrapper.
-    from montmul.modexp import CORE_WRAPPER, ENGINE_RTL
+    from montmul.engine import CORE_WRAPPER, ENGINE_RTL
 
     used |= {f"rtl/{ENGINE_RTL}", f"rtl/modexp/{CORE_WRAPPER}.sv"}
     for path in RTL.rglob("*.sv"):

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from montmul.cores import CORES, ROOT, RTL, SCALABLE, Core
+from montmul.cores import CORES, ROOT, RTL, Core
 from montmul.sim.runner import tools_path
 
 LINT_DIR = ROOT / "lint"
@@ -37,10 +37,6 @@ RTL_DIRS = sorted({p.parent for p in RTL_FILES + RTL_HEADERS})
 
 #: Widths every core is linted at, besides the ends of its legal range.
 LINT_WIDTHS = (8, 64)
-
-#: Every core on the common interface, including the scalable ones that are
-#: kept out of CORES (their R follows the modulus, see cores.py).
-ALL_CORES = {**CORES, **SCALABLE}
 
 
 def _tool(name: str) -> str:
@@ -86,13 +82,13 @@ def _assert_clean(proc: subprocess.CompletedProcess[str], what: str) -> None:
 def _core_builds() -> list:
     """(core, params) pairs: each lint width, then each 0/1 parameter flipped."""
     cases = []
-    for core in ALL_CORES.values():
-        width = core.params["Width"]
+    for core in CORES.values():
+        width = core.all_params["Width"]
         widths = sorted({width.lo, *LINT_WIDTHS, width.hi})
         for w in widths:
             cases.append(pytest.param(core, core.hdl_params(w), id=f"{core.name}-w{w}"))
         for name, p in core.params.items():
-            if (p.lo, p.hi) == (0, 1) and name not in core.hdl_overrides:
+            if (p.lo, p.hi) == (0, 1) and name not in core.fixed:
                 flipped = {name: 1 - p.default}
                 for w in LINT_WIDTHS:
                     cases.append(
@@ -140,7 +136,7 @@ def _iverilog(
     return _run(cmd, out.parent)
 
 
-@pytest.mark.parametrize("core", list(ALL_CORES.values()), ids=lambda c: c.name)
+@pytest.mark.parametrize("core", list(CORES.values()), ids=lambda c: c.name)
 @pytest.mark.parametrize("width", LINT_WIDTHS, ids=lambda w: f"w{w}")
 def test_icarus_core(core: Core, width: int, tmp_path: Path) -> None:
     proc = _iverilog(core, core.hdl_params(width), tmp_path / "sim.vvp", ("-Wall",))
@@ -171,8 +167,8 @@ def test_verible(path: Path, tmp_path: Path) -> None:
 
 def _bad_widths() -> list:
     cases = []
-    for core in ALL_CORES.values():
-        width = core.params["Width"]
+    for core in CORES.values():
+        width = core.all_params["Width"]
         for bad in (width.lo - 1, width.hi + 1):
             cases.append(pytest.param(core, bad, id=f"{core.name}-w{bad}"))
     return cases
@@ -184,7 +180,7 @@ def _bad_params(core: Core, bad: int) -> tuple[dict[str, int], re.Pattern[str]]:
     The message states the registry's legal range, so this also checks that
     the RTL guard and the registry agree.
     """
-    width = core.params["Width"]
+    width = core.all_params["Width"]
     params = {**core.hdl_params(width.lo), "Width": bad}
     msg = re.compile(re.escape(f"{core.top}: Width must be in [{width.lo}, {width.hi}]"))
     return params, msg
@@ -214,8 +210,9 @@ def test_illegal_width_icarus(core: Core, bad: int, tmp_path: Path) -> None:
     assert msg.search(out), out
 
 
-#: Illegal build parameters of the scalable cores other than Width, and the
-#: MM_FATAL message each must stop elaboration with.
+#: Illegal build parameters of the scalable cores other than Width: the
+#: registry's check rejects them, and the RTL stops elaboration with this
+#: MM_FATAL message.
 SCALABLE_BAD = [
     ("r4booth_right", {"WordWidth": 6}, "WordWidth must be a power of two"),
     ("r4booth_right", {"NumPes": 0}, "NumPes must be in"),
@@ -226,8 +223,10 @@ SCALABLE_BAD = [
 
 @pytest.mark.parametrize("name,bad,msg", SCALABLE_BAD, ids=lambda v: str(v))
 def test_illegal_scalable_params_verilator(name: str, bad: dict[str, int], msg: str, tmp_path: Path) -> None:
-    core = SCALABLE[name]
-    params = {**{k: p.default for k, p in core.params.items()}, "Width": 16, **bad}
+    core = CORES[name]
+    params = {**core.hdl_params(16), **bad}
+    with pytest.raises(ValueError):
+        core.hdl_params(16, **bad)
     proc = _verilator_lint(core.sources(), core.top, params, tmp_path, wall=False)
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0, f"verilator accepted {core.top} {bad}:\n{out}"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from montmul import cores
-from montmul.modexp import ENGINE_RTL, write_core_wrapper
+from montmul.engine import ENGINE_RTL, write_core_wrapper
 from montmul.sim.runner import tools_path
 
 WAIVERS = cores.ROOT / "lint" / "verilator.vlt"

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The mm_modexp engine model (montmul.modexp): results against pow(), the
+"""The mm_modexp engine model (montmul.engine): results against pow(), the
 multiplication count and latency formula of docs/modexp.md, the range of every
 intermediate value, constant time of the ladder, and the rejection rules."""
 from __future__ import annotations
@@ -9,17 +9,17 @@ import random
 import pytest
 
 from montmul import cores
-from montmul.modexp import (
+from montmul.engine import (
     MUL_OVERHEAD,
     REDUCE_CYCLES,
     ModexpResult,
     Mult,
     engine_model,
     exp_len_width,
-    modexp,
     modexp_model,
     r2_mod,
 )
+from montmul.modexp import modexp
 
 ALL = sorted(cores.CORES)
 #: Cores whose latency does not depend on the operands.
@@ -56,9 +56,9 @@ def _check(base, exp, n, core, width, ladder, exp_len=None, params=None) -> Mode
     # Every operand and product in [0, 2N): chaining needs no subtraction.
     for m in trace:
         assert 0 <= m.a < 2 * n and 0 <= m.b < 2 * n and 0 <= m.s < 2 * n
-        assert m.s % n == m.a * m.b * pow(2, -c.r_log2(width), n) % n
+        assert m.s % n == m.a * m.b * pow(2, -c.radix_log2(width, params, n), n) % n
     # The first product is R mod N; the last leaves the domain.
-    assert trace[0].s % n == pow(2, c.r_log2(width), n)
+    assert trace[0].s % n == pow(2, c.radix_log2(width, params, n), n)
     assert trace[-1].b == 1
     return r
 
@@ -132,7 +132,7 @@ def test_square_and_multiply_is_not_constant_time():
 def test_r2_mod():
     for core in ALL:
         for k, n in ((8, 251), (16, 0xFFF1), (64, (1 << 64) - 59)):
-            r = cores.get(core).r_log2(k)
+            r = cores.get(core).radix_log2(k, n=n)
             assert r2_mod(n, core, k) == (1 << (2 * r)) % n
     with pytest.raises(ValueError):
         r2_mod(0, "scs_new", 8)
@@ -198,11 +198,11 @@ def test_modexp_batch_model_and_width():
 def test_checked_in_wrapper_is_generated():
     """rtl/modexp/mm_modexp_core.sv (the default core, for lint and FuseSoC)
     is exactly what the generator writes for the reference core."""
-    from montmul.modexp import CORE_WRAPPER, DEFAULT_CORE, core_wrapper
+    from montmul.engine import CORE_WRAPPER, DEFAULT_CORE, core_wrapper
 
     path = cores.RTL / "modexp" / f"{CORE_WRAPPER}.sv"
     assert path.read_text() == core_wrapper(DEFAULT_CORE), (
-        "regenerate: python -c \"from montmul.modexp import *; "
+        "regenerate: python -c \"from montmul.engine import *; "
         "write_core_wrapper('rtl/modexp/mm_modexp_core.sv', DEFAULT_CORE)\""
     )
 
@@ -211,7 +211,7 @@ def test_checked_in_wrapper_is_generated():
 def test_wrapper_follows_the_registry(core):
     """The generated wrapper instantiates the registry's top module with its
     fixed parameters (no list of cores anywhere in the engine)."""
-    from montmul.modexp import core_hdl_params, core_wrapper
+    from montmul.engine import core_hdl_params, core_wrapper
 
     c = cores.get(core)
     text = core_wrapper(core)
@@ -219,7 +219,7 @@ def test_wrapper_follows_the_registry(core):
     for k, v in core_hdl_params(core).items():
         lit = f"1'b{v}" if v in (0, 1) else str(v)
         assert f"({lit})" in text.split(f".{k}", 1)[1].splitlines()[0]
-    for k, v in c.hdl_overrides.items():
+    for k, v in c.fixed.items():
         assert core_hdl_params(core)[k] == v
 
 

@@ -19,7 +19,7 @@
 `include "mm_macros.svh"
 
 module mm_r4booth_right #(
-  parameter int Width       = 64,  // largest modulus width: 3 .. 4096
+  parameter int Width       = 64,  // largest modulus width: 3 .. 8192
   parameter int WordWidth   = 16,  // w: a power of two, 4 .. 64
   parameter int NumPes      = 2,   // p: 1 .. 256
   parameter int FifoLatency = 1,   // b: 1 .. 8
@@ -40,8 +40,8 @@ module mm_r4booth_right #(
   output logic             err_o        // request rejected; s_o is 0
 );
 
-  if (Width < 3 || Width > 4096) begin : gen_bad_width
-    `MM_FATAL("mm_r4booth_right: Width must be in [3, 4096]")
+  if (Width < 3 || Width > 8192) begin : gen_bad_width
+    `MM_FATAL("mm_r4booth_right: Width must be in [3, 8192]")
   end
   if (WordWidth < 4 || WordWidth > 64 || (WordWidth & (WordWidth - 1)) != 0) begin : gen_bad_word
     `MM_FATAL("mm_r4booth_right: WordWidth must be a power of two in [4, 64]")
@@ -291,7 +291,7 @@ module mm_r4booth_right #(
       mneg_d    = ~n_i[1];
       e_d       = JW'((32'(nbits) + 3 + W - 1) >> LogW);
       nlim_d    = BitsW'(nbits) + BitsW'(4);
-      res_d     = '0;
+      res_d     = MemBits'(0);
       active_d  = 1'b1;
       pass0_d   = 1'b1;
       fj_d      = '0;
@@ -306,11 +306,11 @@ module mm_r4booth_right #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      y_q       <= '0;
-      m_q       <= '0;
-      n_q       <= '0;
-      res_q     <= '0;
-      xwin_q    <= '0;
+      y_q       <= MemBits'(0);
+      m_q       <= MemBits'(0);
+      n_q       <= MemBits'(0);
+      res_q     <= MemBits'(0);
+      xwin_q    <= XWinW'(0);
       mneg_q    <= 1'b0;
       e_q       <= '0;
       nlim_q    <= '0;

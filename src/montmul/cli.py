@@ -25,51 +25,17 @@ import sys
 from pathlib import Path
 
 from . import cores
+from .cli_rsa import add_parsers as add_rsa_parsers
+from .cli_util import SIMS, core_and_width, fail, hdl_params, parse_csv, parse_int
 from .models import InputError
-from .stats import cycle_stats
-
-SIMS = ("model", "icarus", "verilator")
-
-
-def _int(text: str) -> int:
-    try:
-        return int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a decimal or 0x-hex integer: {text!r}") from None
-
-
-def _fail(msg: str, code: int = 2) -> int:
-    print(f"montmul: error: {msg}", file=sys.stderr)
-    return code
-
-
-def _core_and_width(args) -> tuple[cores.Core, int]:
-    core = cores.get(args.core)
-    core.params["Width"].check("Width", args.width)
-    return core, args.width
-
-
-def _params(args) -> dict[str, int]:
-    """HDL parameters from repeated ``--param P=V`` (checked by the registry)."""
-    out: dict[str, int] = {}
-    for item in getattr(args, "param", None) or []:
-        name, sep, value = item.partition("=")
-        if not sep:
-            raise ValueError(f"--param takes NAME=VALUE, got {item!r}")
-        out[name] = _int(value)
-    core = cores.get(args.core)
-    unknown = set(out) - set(core.params)
-    if unknown:
-        raise ValueError(f"core {core.name} has no parameter {', '.join(sorted(unknown))}")
-    core.hdl_params(args.width, **out)  # range check
-    return out
-
+from .sim.api import simulate
+from .stats import cycle_stats, model_cycles
 
 # --------------------------------------------------------------------------
 def cmd_cores(args) -> int:
     rows = []
     for c in cores.CORES.values():
-        w = c.params["Width"]
+        w = c.all_params["Width"]
         rows.append(
             {
                 "name": c.name,
@@ -77,12 +43,12 @@ def cmd_cores(args) -> int:
                 "paper": c.paper,
                 "top": c.top,
                 "width_range": [w.lo, w.hi],
-                "r_log2": f"k+{c.r_log2(0)}",
+                "r_log2": f"k+{c.radix_log2(1024) - 1024}",
                 "input_range": f"[0, {c.in_bound}N)",
                 "output_range": f"[0, {c.out_bound}N)",
                 "latency_bound_1024": c.bound(1024),
                 "data_dependent": c.data_dependent,
-                "params": {k: [p.default, p.lo, p.hi] for k, p in c.params.items()},
+                "params": {k: [p.default, p.lo, p.hi] for k, p in c.tunable.items()},
                 "description": c.description,
             }
         )
@@ -104,29 +70,23 @@ def cmd_cores(args) -> int:
 
 
 # --------------------------------------------------------------------------
-def _simulate(core, width, vectors, sim, jobs=1, params=None):
-    from .stats import simulate
-
-    return simulate(core, width, vectors, sim, jobs, params)
-
-
 def cmd_mul(args) -> int:
-    core, k = _core_and_width(args)
+    core, k = core_and_width(args)
     a, b, n = args.a, args.b, args.n
-    params = _params(args)
+    params = hdl_params(args)
     try:
         want = core.run_model(a, b, n, k, params)
     except InputError as exc:
         if args.sim != "model":
-            (r,) = _simulate(core, k, [(a, b, n)], args.sim, params=params)
+            (r,) = simulate(core, k, [(a, b, n)], sim=args.sim, params=params)
             if not r.err:
-                return _fail(f"the RTL accepted a request the model rejects: {exc}", 1)
-        return _fail(f"rejected input: {exc}")
+                return fail(f"the RTL accepted a request the model rejects: {exc}", 1)
+        return fail(f"rejected input: {exc}")
     result, cycles = want.result, want.cycles
     if args.sim != "model":
-        (r,) = _simulate(core, k, [(a, b, n)], args.sim, params=params)
+        (r,) = simulate(core, k, [(a, b, n)], sim=args.sim, params=params)
         if r.err or r.s != want.result or r.cycles != want.cycles:
-            return _fail(
+            return fail(
                 f"RTL ({args.sim}) disagrees with the model: rtl s={r.s:#x} err={r.err} "
                 f"cycles={r.cycles}, model s={want.result:#x} cycles={want.cycles}",
                 1,
@@ -140,7 +100,7 @@ def cmd_mul(args) -> int:
         "b": b,
         "n": n,
         "result": result,
-        "r_log2": core.rlog2(k, n, params),
+        "r_log2": core.radix_log2(k, params, n),
         "cycles": cycles,
         "breakdown": want.breakdown,
         "reduced": result % n,
@@ -151,26 +111,30 @@ def cmd_mul(args) -> int:
         print(f"core      {core.name} (width {k}, {args.sim})")
         print(f"result    {result} ({result:#x})  = A*B*R^-1 mod N, in [0, {core.out_bound}N)")
         print(f"reduced   {result % n}")
-        print(f"R         2^{core.rlog2(k, n, params)}")
+        print(f"R         2^{core.radix_log2(k, params, n)}")
         print(f"cycles    {cycles}  {want.breakdown}")
     return 0
 
 
 # --------------------------------------------------------------------------
 def cmd_cycles(args) -> int:
-    core, k = _core_and_width(args)
+    core, k = core_and_width(args)
     if args.samples < 1:
-        return _fail("--samples must be at least 1")
+        return fail("--samples must be at least 1")
     try:
-        out = cycle_stats(core, k, args.samples, args.seed, args.sim, args.jobs, _params(args))
+        out = cycle_stats(core, k, args.samples, args.seed, args.sim, args.jobs, hdl_params(args),
+                          modulus_bits=args.modulus_bits)
     except RuntimeError as exc:
-        return _fail(str(exc), 1)
+        return fail(str(exc), 1)
     if args.json:
         print(json.dumps(out))
         return 0
-    print(f"{core.name} width {k}: {args.samples} random multiplications, {args.sim} (seed {args.seed})")
+    print(f"{core.name} width {k}: {args.samples} random multiplications with {out['modulus_bits']}-bit moduli, "
+          f"{args.sim} (seed {args.seed})")
     print(f"  measured  avg {out['avg']:.2f}  min {out['min']}  max {out['max']}  std {out['std']:.2f}")
     print(f"  model     avg {out['model_avg']:.2f}  min {out['model_min']}  max {out['model_max']}")
+    if "kernel" in out["model_breakdown_avg"]:
+        print(f"  kernel    avg {out['kernel_avg']:.2f}  (the cycles the core's paper counts)")
     print("  model phases (avg): " + ", ".join(f"{k2} {v:.2f}" for k2, v in out["model_breakdown_avg"].items()))
     if args.sim != "model":
         print(f"  every RTL result and latency equals the model's ({out['seconds_sim']} s simulation)")
@@ -181,11 +145,11 @@ def cmd_cycles(args) -> int:
 def cmd_leak(args) -> int:
     from .leak import audit, format_report
 
-    core, k = _core_and_width(args)
+    core, k = core_and_width(args)
     try:
-        rep = audit(core, k, args.samples, args.seed, args.sim, args.jobs, params=_params(args))
+        rep = audit(core, k, args.samples, args.seed, args.sim, args.jobs, params=hdl_params(args))
     except RuntimeError as exc:
-        return _fail(str(exc), 1)
+        return fail(str(exc), 1)
     print(json.dumps(rep.as_dict()) if args.json else format_report(rep))
     return 0
 
@@ -198,7 +162,7 @@ def cmd_table3(args) -> int:
         data = table3.build(widths, args.samples, args.seed, args.sim, args.jobs,
                             progress=None if args.json else (lambda m: print(f"  measuring {m} ...", file=sys.stderr)))
     except RuntimeError as exc:
-        return _fail(str(exc), 1)
+        return fail(str(exc), 1)
     print(json.dumps(data) if args.json else table3.format_table(data))
     return 0
 
@@ -216,12 +180,12 @@ def cmd_demo(args) -> int:
     for core in cores.CORES.values():
         k = 32
         # Icarus: a 32-bit build takes a second, a Verilator build much longer.
-        (r,) = _simulate(core, k, [(a, b, n)], "icarus")
+        (r,) = simulate(core, k, [(a, b, n)], sim="icarus")
         m = core.run_model(a, b, n, k)
-        as_paper = r.s * pow(2, core.r_log2(k) - 32, n) % n
+        as_paper = r.s * pow(2, core.radix_log2(k, n=n) - 32, n) % n
         ok = r.s == m.result and r.cycles == m.cycles and as_paper == paper
         print(
-            f"  {core.name:10s} s={r.s:<11d} (R=2^{core.r_log2(k)})  x 2^{core.r_log2(k) - 32} mod N = {as_paper:<11d}"
+            f"  {core.name:10s} s={r.s:<11d} (R=2^{core.radix_log2(k, n=n)})  x 2^{core.radix_log2(k, n=n) - 32} mod N = {as_paper:<11d}"
             f" cycles {r.cycles:5d} (model {m.cycles:5d})  {'OK' if ok else 'MISMATCH'}"
         )
         if not ok:
@@ -234,7 +198,7 @@ def cmd_demo(args) -> int:
         try:
             st = cycle_stats(core, k, args.samples, args.seed, args.sim, args.jobs)
         except RuntimeError as exc:
-            return _fail(f"{core.name}: {exc}", 1)
+            return fail(f"{core.name}: {exc}", 1)
         rows[core.name] = st
         ph = ", ".join(f"{key} {v:.1f}" for key, v in st["model_breakdown_avg"].items())
         print(
@@ -246,10 +210,6 @@ def cmd_demo(args) -> int:
 
 
 # --------------------------------------------------------------------------
-def _csv(text: str) -> list[str]:
-    return [t.strip() for t in text.split(",") if t.strip()]
-
-
 def _option_value(text: str):
     for conv in (int, float):
         try:
@@ -264,15 +224,15 @@ def cmd_synth(args) -> int:
     parallel; derived figures (time, throughput, ATP) from the cycle models."""
     from . import synth as sy
 
-    names = list(cores.CORES) if args.core == "all" else _csv(args.core)
-    targets = list(sy.TARGETS) if args.target == "all" else _csv(args.target)
-    widths = [int(w) for w in _csv(args.width)]
+    names = list(cores.CORES) if args.core == "all" else parse_csv(args.core)
+    targets = list(sy.TARGETS) if args.target == "all" else parse_csv(args.target)
+    widths = [int(w) for w in parse_csv(args.width)]
     params: dict[str, int] = {}
     for item in args.param or []:
         name, sep, value = item.partition("=")
         if not sep:
             raise ValueError(f"--param takes NAME=VALUE, got {item!r}")
-        params[name] = _int(value)
+        params[name] = parse_int(value)
     options: dict[str, object] = {}
     for item in args.option or []:
         name, sep, value = item.partition("=")
@@ -296,14 +256,14 @@ def cmd_synth(args) -> int:
     try:
         results = sy.run_many(jobs, workers=args.jobs, force=args.force, on_error="return", progress=progress)
     except sy.ToolError as exc:
-        return _fail(str(exc), 1)
+        return fail(str(exc), 1)
     if args.samples > 0:
         cycles: dict[tuple[str, int], float] = {}
         for r in results:
             if "error" not in r and r["target"] in ("asic", "ecp5"):
                 ck = (r["core"], r["width"])
                 if ck not in cycles:
-                    cycles[ck] = sy.model_cycles(r["core"], r["width"], args.samples, args.seed, params or None)
+                    cycles[ck] = model_cycles(r["core"], r["width"], args.samples, args.seed, params or None)
                 r["figures"] = sy.figures(r, cycles[ck])
     if args.json:
         print(json.dumps({"results": results, "samples": args.samples, "seed": args.seed}))
@@ -323,9 +283,9 @@ def cmd_report(args) -> int:
     from . import synth as sy
     from .report import render, results
 
-    widths = tuple(int(w) for w in _csv(args.widths))
-    fpga = tuple(int(w) for w in _csv(args.fpga_widths)) if args.fpga_widths else ()
-    only = _csv(args.core) if args.core else None
+    widths = tuple(int(w) for w in parse_csv(args.widths))
+    fpga = tuple(int(w) for w in parse_csv(args.fpga_widths)) if args.fpga_widths else ()
+    only = parse_csv(args.core) if args.core else None
     out = Path(args.out) if args.out else cores.ROOT / "docs"
     if not widths:
         raise ValueError("--widths needs at least one width")
@@ -346,7 +306,7 @@ def cmd_report(args) -> int:
     try:
         data = results.build(widths, fpga, only, args.samples, args.seed, args.jobs, args.force, progress)
     except sy.ToolError as exc:
-        return _fail(str(exc), 1)
+        return fail(str(exc), 1)
     readme = cores.ROOT / "README.md" if args.out is None and only is None else None
     paths = render.write(data, out, " ".join(argv), readme)
     for pth in paths:
@@ -374,9 +334,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     m = sub.add_parser("mul", help="one Montgomery multiplication")
     core_args(m)
-    m.add_argument("--a", type=_int, required=True)
-    m.add_argument("--b", type=_int, required=True)
-    m.add_argument("--n", type=_int, required=True)
+    m.add_argument("--a", type=parse_int, required=True)
+    m.add_argument("--b", type=parse_int, required=True)
+    m.add_argument("--n", type=parse_int, required=True)
     m.add_argument("--sim", choices=SIMS, default="model")
     m.set_defaults(func=cmd_mul)
 
@@ -384,6 +344,8 @@ def build_parser() -> argparse.ArgumentParser:
     core_args(cy)
     cy.add_argument("--samples", type=int, default=1000)
     cy.add_argument("--seed", type=int, default=1)
+    cy.add_argument("--modulus-bits", type=int, metavar="L",
+                    help="draw random moduli of exactly L bits (default: the width)")
     cy.add_argument("--sim", choices=SIMS, default="verilator")
     cy.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel simulator processes")
     cy.set_defaults(func=cmd_cycles)
@@ -441,9 +403,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--force", action="store_true", help="rerun synthesis even when cached")
     rp.set_defaults(func=cmd_report)
 
-    from .cli_rsa import add_parsers as add_rsa_parsers  # modexp, rsa (src/montmul/cli_rsa.py)
-
-    add_rsa_parsers(sub, core_args, _int)
+    add_rsa_parsers(sub, core_args)  # modexp, rsa (src/montmul/cli_rsa.py)
     return p
 
 
@@ -453,7 +413,7 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args)
     except (KeyError, ValueError) as exc:
         msg = exc.args[0] if exc.args else str(exc)
-        return _fail(str(msg))
+        return fail(str(msg))
 
 
 if __name__ == "__main__":

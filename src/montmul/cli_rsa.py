@@ -18,30 +18,26 @@ import json
 import sys
 from pathlib import Path
 
-SIMS = ("model", "icarus", "verilator")
+from .cli_util import SIMS, core_and_width, fail, hdl_params, parse_int
+
 ACTIONS = ("sign", "verify", "encrypt", "decrypt")
-
-
-def _cli():
-    from . import cli
-
-    return cli
 
 
 # --------------------------------------------------------------------------
 def cmd_modexp(args) -> int:
+    from . import engine
     from . import modexp as mx
 
-    cli = _cli()
-    core, k = cli._core_and_width(args)
-    params = cli._params(args)
+    core, k = core_and_width(args)
+    params = hdl_params(args)
     base, exp, n = args.base, args.exp, args.mod
     for name, v in (("--base", base), ("--exp", exp), ("--mod", n)):
         if v < 0 or v >= 1 << k:
-            return cli._fail(f"{name} {v:#x} does not fit the engine's {k}-bit port (--width {k})")
-    why = mx.rejects(base, exp, n, mx.r2_mod(n, core.name, k) if n >= 1 else 0, mx.default_exp_len(exp), k)
+            return fail(f"{name} {v:#x} does not fit the engine's {k}-bit port (--width {k})")
+    why = engine.rejects(base, exp, n, engine.r2_mod(n, core.name, k, params) if n >= 1 else 0,
+                         engine.default_exp_len(exp), k)
     if why:
-        return cli._fail(f"rejected input: {why}")
+        return fail(f"rejected input: {why}")
     want = mx.modexp_model(base, exp, n, core=core.name, width=k, params=params, ladder=args.ladder)
     import time
 
@@ -49,9 +45,9 @@ def cmd_modexp(args) -> int:
     (r,) = mx.modexp([(base, exp, n)], core=core.name, width=k, sim=args.sim, ladder=args.ladder, params=params)
     secs = time.perf_counter() - t0
     if r.err or r.result != pow(base, exp, n):
-        return cli._fail(f"{args.sim}: result {r.result:#x} (err {r.err}) differs from pow() = {pow(base, exp, n):#x}", 1)
+        return fail(f"{args.sim}: result {r.result:#x} (err {r.err}) differs from pow() = {pow(base, exp, n):#x}", 1)
     if (r.result, r.cycles, r.mults) != (want.result, want.cycles, want.mults):
-        return cli._fail(f"RTL ({args.sim}) disagrees with the model: cycles {r.cycles} vs {want.cycles}, "
+        return fail(f"RTL ({args.sim}) disagrees with the model: cycles {r.cycles} vs {want.cycles}, "
                          f"mults {r.mults} vs {want.mults}", 1)
     out = {
         "core": core.name, "width": k, "sim": args.sim, "ladder": args.ladder,
@@ -161,13 +157,12 @@ def _crypto_check(args, key, rsa, msg: bytes, res) -> tuple[str, bool]:
 def cmd_rsa(args) -> int:
     from . import cores, rsa
 
-    cli = _cli()
     if args.action is None:
-        return cli._fail("rsa: give an action: sign, verify, encrypt or decrypt")
+        return fail("rsa: give an action: sign, verify, encrypt or decrypt")
     params = {}
     if args.param:
         args.width = rsa.MIN_BITS  # _params checks ranges at some width; RSA picks the widths itself
-        params = cli._params(args)
+        params = hdl_params(args)
     hw = rsa.Hardware(core=args.core, sim=args.sim, ladder=args.ladder, params=params or None, procs=args.procs)
     key, origin = _key(args, rsa)
     if args.save_key:
@@ -190,7 +185,7 @@ def cmd_rsa(args) -> int:
             res = rsa.decrypt(key, args._ct, hw, padding=args.padding, hash=args.hash, label=args.label.encode(),
                               crt=args.crt)
     except RuntimeError as exc:
-        return cli._fail(str(exc), 1)
+        return fail(str(exc), 1)
     check, ok = _crypto_check(args, key, rsa, msg, res)
     out_file = getattr(args, "out", None)
     if out_file and isinstance(res.data, bytes):
@@ -248,13 +243,13 @@ def cmd_rsa(args) -> int:
 
 
 # --------------------------------------------------------------------------
-def add_parsers(sub, core_args, int_type) -> None:
+def add_parsers(sub, core_args) -> None:
     """Register ``modexp`` and ``rsa`` on the CLI's subparsers."""
     me = sub.add_parser("modexp", help="one modular exponentiation on the mm_modexp engine")
     core_args(me)
-    me.add_argument("--base", type=int_type, required=True)
-    me.add_argument("--exp", type=int_type, required=True)
-    me.add_argument("--mod", type=int_type, required=True)
+    me.add_argument("--base", type=parse_int, required=True)
+    me.add_argument("--exp", type=parse_int, required=True)
+    me.add_argument("--mod", type=parse_int, required=True)
     me.add_argument("--ladder", action="store_true", help="Montgomery powering ladder (default: square-and-multiply)")
     me.add_argument("--sim", choices=SIMS, default="model")
     me.set_defaults(func=cmd_modexp)
@@ -316,8 +311,3 @@ def add_parsers(sub, core_args, int_type) -> None:
     d.add_argument("--out", metavar="FILE", help="also write the message (raw bytes)")
     r.set_defaults(func=cmd_rsa)
 
-
-if __name__ == "__main__":  # pragma: no cover
-    from .cli import main
-
-    sys.exit(main(["rsa", *sys.argv[1:]]))

@@ -1,80 +1,159 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The registry of montmul cores.
+"""The registry of montmul cores: one datasheet entry per RTL core.
 
-One :class:`Core` entry per RTL core.  Tests, the CLI, synthesis, benchmarks
-and reports iterate over :data:`CORES`; adding a core means writing its RTL,
-its model and one entry here.
+Tests, the CLI, synthesis, benchmarks and reports iterate over :data:`CORES`;
+adding a core means writing its RTL on the shared shell, its model and one
+:func:`register` call here (``docs/adding-a-core.md``).
+
+Every entry answers the same questions, each by a field or a function of
+``(k, p)``, where ``k`` is the modulus width (HDL parameter ``Width``) and
+``p`` the complete dict of HDL parameters of a build (:meth:`Core.hdl_params`):
+
+* what it is: ``name``, ``family``, ``paper``, ``description``;
+* how it is built: ``top``, ``rtl`` (files under ``rtl/``, dependencies
+  first), ``params`` (beyond the shared ``Width`` and ``CheckRange``),
+  ``fixed`` (parameters a configuration pins), ``check`` (legal combinations);
+* what it computes: ``model``, ``r_log2(k, p, n)`` (the Montgomery radix
+  R = 2^r_log2 may depend on the request's modulus ``n`` in scalable cores),
+  ``in_bound``/``out_bound`` (operands in [0, in_bound*N), results in
+  [0, out_bound*N));
+* how long it takes: ``latency_bound(k, p)`` (worst case, cycles),
+  ``data_dependent``, ``in_flight(p)`` (multiplications it keeps in flight;
+  responses come back in request order);
+* how it is tested: ``test_widths``, ``test_params``, ``test_random``.
 """
 
 from __future__ import annotations
 
-import dataclasses
-
-import inspect
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
-from .models import MMResult, radix2
+from .models import MMResult, radix2, scalable
 
 #: Repository root (the RTL lives in ``rtl/`` beside ``src/``).
 ROOT = Path(__file__).resolve().parents[2]
 RTL = ROOT / "rtl"
 
+Params = Mapping[str, int]
+
 
 @dataclass(frozen=True)
 class Param:
-    """An HDL parameter: its default and legal range (inclusive)."""
+    """An HDL parameter: its default, legal range (inclusive) and meaning."""
 
     default: int
     lo: int
     hi: int
-    doc: str = ""
+    doc: str
 
     def check(self, name: str, value: int) -> None:
         if not self.lo <= value <= self.hi:
             raise ValueError(f"parameter {name}={value} outside its legal range [{self.lo}, {self.hi}]")
 
 
+#: Parameters every core has (docs/interface.md).
+WIDTH = Param(32, 3, 8192, "modulus width k: N < 2^k")
+CHECK_RANGE = Param(1, 0, 1, "1: reject operands outside the input range (0 leaves the comparators out)")
+SHARED_PARAMS: dict[str, Param] = {"Width": WIDTH, "CheckRange": CHECK_RANGE}
+
+#: Widths the RTL benches run a core at, per simulator (a core may choose
+#: others): Icarus builds in a second but simulates slowly, Verilator builds
+#: in 20-40 s and simulates fast; 64 bits runs on both.
+TEST_WIDTHS: Mapping[str, tuple[int, ...]] = {"icarus": (8, 64), "verilator": (64, 256)}
+
+
+def _one(p: Params) -> int:
+    return 1
+
+
 @dataclass(frozen=True)
 class Core:
-    """Everything the tooling needs to know about one core."""
+    """Everything the tooling needs to know about one core (see the module
+    docstring for the meaning of each field)."""
 
-    name: str  #: RTL module name without its ``mm_`` prefix
+    name: str
     family: str
-    paper: str  #: source paper file (in ../shared/papers) and figure
-    rtl: tuple[str, ...]  #: RTL files relative to ``rtl/``, dependencies first
-    model: Callable[..., MMResult]  #: model(a, b, n, width, **model_kwargs)
-    params: dict[str, Param]  #: HDL parameters; ``Width`` is the modulus width k
-    r_log2: Callable[[int], int]  #: log2 of the Montgomery radix R for width k
-    in_bound: int = 2  #: operands accepted in [0, in_bound*N)
-    out_bound: int = 2  #: results in [0, out_bound*N)
-    data_dependent: bool = False  #: latency depends on the operand values
-    #: worst-case cycles: f(k) or f(k, hdl_params) for bounds that depend on
-    #: parameters; call :meth:`bound`
-    latency_bound: Callable[..., int] | None = None
-    description: str = ""
-    hdl_overrides: dict[str, int] = field(default_factory=dict)  #: fixed HDL params
-    model_kwargs: dict[str, object] = field(default_factory=dict)  #: fixed model kwargs
-    #: HDL parameter -> model keyword argument, for parameters that change
-    #: what the model computes (e.g. SkipEnable -> skip)
-    model_params: dict[str, str] = field(default_factory=dict)
-    widths: tuple[int, ...] = (8, 16, 64, 256)  #: widths the test suite runs
-    #: R that depends on the modulus: f(width, n, hdl_params) -> log2 R
-    #: (scalable cores); None: R = 2^r_log2(width)
-    r_log2_n: Callable[[int, int, dict[str, int]], int] | None = None
+    paper: str
+    top: str
+    rtl: tuple[str, ...]
+    model: Callable[..., MMResult]  #: model(a, b, n, k, **{model_args[P]: p[P]})
+    r_log2: Callable[[int, Params, int], int]
+    latency_bound: Callable[[int, Params], int]
+    description: str
+    params: Mapping[str, Param] = field(default_factory=dict)  #: beyond Width, CheckRange
+    fixed: Mapping[str, int] = field(default_factory=dict)
+    model_args: Mapping[str, str] = field(default_factory=dict)  #: HDL parameter -> model keyword
+    check: Callable[[int, Params], None] | None = None
+    in_bound: int = 2
+    out_bound: int = 2
+    data_dependent: bool = False
+    in_flight: Callable[[Params], int] = _one
+    test_widths: Mapping[str, tuple[int, ...]] = field(default_factory=lambda: dict(TEST_WIDTHS))
+    #: non-default parameter sets the bench also runs (at each simulator's
+    #: smallest test width)
+    test_params: tuple[Params, ...] = ()
+    #: random products per bench run: about test_random / k, in [8, 200]
+    test_random: int = 4096
+
+    # --- parameters --------------------------------------------------------
+    @property
+    def all_params(self) -> dict[str, Param]:
+        """Every HDL parameter the top module has: the shared ones first."""
+        return {**SHARED_PARAMS, **self.params}
 
     @property
-    def top(self) -> str:
-        """Top-level RTL module: the last RTL file's name."""
-        return Path(self.rtl[-1]).stem
+    def tunable(self) -> dict[str, Param]:
+        """The parameters a user may set (all but the fixed ones)."""
+        return {k: p for k, p in self.all_params.items() if k not in self.fixed}
 
-    @property
-    def is_config(self) -> bool:
-        """A configuration of another core's module (fixed HDL overrides),
-        named ``<module without mm_>_<suffix>``."""
-        return bool(self.hdl_overrides)
+    def hdl_params(self, width: int, **given: int) -> dict[str, int]:
+        """The complete HDL parameters of one build: defaults, then ``given``,
+        then the entry's fixed values; each checked against its range and the
+        combination against :attr:`check`.  ValueError otherwise."""
+        unknown = set(given) - set(self.all_params)
+        if unknown:
+            raise ValueError(
+                f"core {self.name} has no parameter {', '.join(sorted(unknown))}; "
+                f"it has {', '.join(self.tunable)}"
+            )
+        pinned = {k: v for k, v in given.items() if k in self.fixed and v != self.fixed[k]}
+        if pinned:
+            raise ValueError(
+                f"core {self.name} fixes " + ", ".join(f"{k}={self.fixed[k]}" for k in sorted(pinned))
+            )
+        values = {k: p.default for k, p in self.all_params.items()}
+        values["Width"] = width
+        values.update(given)
+        values.update(self.fixed)
+        for k, v in values.items():
+            self.all_params[k].check(k, v)
+        if self.check is not None:
+            self.check(width, values)
+        return values
 
+    # --- behaviour -----------------------------------------------------------
+    def bound(self, width: int, params: Params | None = None) -> int:
+        """Worst-case latency in cycles at ``width`` for the parameters ``params``."""
+        return self.latency_bound(width, self.hdl_params(width, **(params or {})))
+
+    def radix_log2(self, width: int, params: Params | None = None, n: int | None = None) -> int:
+        """log2 of the Montgomery radix R of a request with modulus ``n``
+        (default: the largest modulus of the width)."""
+        p = self.hdl_params(width, **(params or {}))
+        return self.r_log2(width, p, (1 << width) - 1 if n is None else n)
+
+    def slots(self, params: Params | None = None, width: int | None = None) -> int:
+        """How many multiplications the core keeps in flight."""
+        w = self.all_params["Width"].default if width is None else width
+        return self.in_flight(self.hdl_params(w, **(params or {})))
+
+    def run_model(self, a: int, b: int, n: int, width: int, params: Params | None = None) -> MMResult:
+        """The model's answer to one request, for the parameters ``params``."""
+        p = self.hdl_params(width, **(params or {}))
+        return self.model(a, b, n, width, **{kw: p[hdl] for hdl, kw in self.model_args.items()})
+
+    # --- files -------------------------------------------------------------
     def sources(self) -> list[Path]:
         return [RTL / f for f in self.rtl]
 
@@ -82,432 +161,327 @@ class Core:
         """Include directories (shared headers live in rtl/common)."""
         return [RTL / "common"]
 
-    def hdl_params(self, width: int, **extra: int) -> dict[str, int]:
-        """HDL parameters for one build, checked against their legal ranges."""
-        values = {k: p.default for k, p in self.params.items()}
-        values["Width"] = width
-        values.update(extra)
-        values.update(self.hdl_overrides)
-        for k, v in values.items():
-            if k in self.params:
-                self.params[k].check(k, v)
-        return values
-
-    def bound(self, width: int, params: dict[str, int] | None = None) -> int | None:
-        """Worst-case latency at ``width`` for the HDL parameters ``params``."""
-        if self.latency_bound is None:
-            return None
-        if len(inspect.signature(self.latency_bound).parameters) >= 2:
-            return self.latency_bound(width, self.hdl_params(width, **(params or {})))
-        return self.latency_bound(width)
-
-    def rlog2(self, width: int, n: int, params: dict[str, int] | None = None) -> int:
-        """log2 of R for modulus ``n`` on a build of ``width`` (scalable cores'
-        R follows the modulus length; the others' depends on width alone)."""
-        if self.r_log2_n is not None:
-            return self.r_log2_n(width, n, self.hdl_params(width, **(params or {})))
-        return self.r_log2(width)
-
-    def run_model(self, a: int, b: int, n: int, width: int, params: dict[str, int] | None = None) -> MMResult:
-        """The model's answer for one request, for the HDL parameters
-        ``params`` (defaults and this entry's overrides where not given)."""
-        hdl = self.hdl_params(width, **(params or {}))
-        kwargs = dict(self.model_kwargs)
-        for hdl_name, kw in self.model_params.items():
-            kwargs[kw] = hdl[hdl_name]
-        return self.model(a, b, n, width, **kwargs)
-
-
-COMMON = ("common/mm_in_check.sv",)
-CSA_CELLS = ("common/mm_cfa_row.sv", "common/mm_sm3.sv", "common/mm_skip_d.sv")
-
-
-def _r_walter(k: int) -> int:
-    return k + 2
-
-
-def _scs_new_bound(k: int) -> int:
-    # precompute: 2H steps until SC = 0 on a (k+5)-bit pair halve nothing
-    # worst case, a carry chain of k+5 bits needs ceil((k+5)/2) steps, +1
-    # detecting cycle; loop: k+6 iterations; conversion likewise.
-    chain = -(-(k + 5) // 2) + 1
-    return chain + (k + 6) + chain
-
 
 CORES: dict[str, Core] = {}
+#: Synthesizable cores that are not on the common interface (the carry-save
+#: FCS cores, which paper 000 measures without conversion to binary): their
+#: own benches and the synthesis report build them; CLI and engine do not.
+UNITS: dict[str, Core] = {}
 
 
-def register(core: Core) -> Core:
-    if core.name in CORES:
+def register(core: Core, unit: bool = False) -> Core:
+    table = UNITS if unit else CORES
+    if core.name in CORES or core.name in UNITS:
         raise ValueError(f"core {core.name!r} registered twice")
-    CORES[core.name] = core
+    extra = set(core.params) & set(SHARED_PARAMS)
+    if extra:
+        raise ValueError(f"core {core.name!r} redefines the shared parameters {sorted(extra)}")
+    table[core.name] = core
     return core
 
 
-register(
-    Core(
-        name="r2_basic",
-        family="radix2",
-        paper="000 Fig. 1 (Walter's k+2 iterations)",
-        rtl=COMMON + ("radix2/mm_r2_basic.sv",),
-        model=radix2.basic,
-        params={
-            "Width": Param(32, 3, 8192, "modulus width k"),
-            "CheckRange": Param(1, 0, 1, "reject operands >= 2N"),
-        },
-        r_log2=_r_walter,
-        latency_bound=lambda k: k + 2,
-        description="Reference radix-2 MM: binary, one carry-propagate adder, k+2 cycles",
-        widths=(8, 16, 64, 256, 1024),
-    )
-)
-
-register(
-    Core(
-        name="scs_new",
-        family="radix2",
-        paper="000 Fig. 10/11, 001 Algorithm 4",
-        rtl=COMMON + CSA_CELLS + ("radix2/mm_scs_new.sv",),
-        model=radix2.scs_new,
-        params={
-            "Width": Param(32, 3, 8192, "modulus width k"),
-            "CheckRange": Param(1, 0, 1, "reject operands >= 2N"),
-            "SkipEnable": Param(1, 0, 1, "skip superfluous iterations"),
-            "ConstTime": Param(0, 0, 1, "data-independent latency"),
-        },
-        r_log2=_r_walter,
-        data_dependent=True,
-        latency_bound=_scs_new_bound,
-        model_params={"SkipEnable": "skip", "ConstTime": "const_time"},
-        description="SCS-MM-New: one-level configurable CSA, skip detector, CSA format conversion",
-        widths=(8, 16, 64, 256, 1024),
-    )
-)
-
-
-register(
-    Core(
-        name="scs_new_ct",
-        family="radix2",
-        paper="000 Fig. 10/11, constant-time configuration (ours)",
-        rtl=COMMON + CSA_CELLS + ("radix2/mm_scs_new.sv",),
-        model=radix2.scs_new,
-        params={
-            "Width": Param(32, 3, 8192, "modulus width k"),
-            "CheckRange": Param(1, 0, 1, "reject operands >= 2N"),
-        },
-        hdl_overrides={"ConstTime": 1, "SkipEnable": 0},
-        r_log2=_r_walter,
-        data_dependent=False,
-        latency_bound=_scs_new_bound,
-        model_params={"ConstTime": "const_time", "SkipEnable": "skip"},
-        description="SCS-MM-New, constant time: no skips, worst-case-length precompute and conversion",
-        widths=(8, 16, 64, 256, 1024),
-    )
-)
-
-# --- issue 3 entries: SCS-MM-1 / SCS-MM-2 (owner: scs helper) ---
-SCS_LOOP = ("common/mm_csa_row.sv", "radix2/mm_scs_csa2.sv")
-
-
-def _scs1_bound(k: int, params: dict[str, int]) -> int:
-    # k+2 iterations, then one CPA_FC word per cycle: ceil((k+1)/w) words.
-    return k + 2 + -(-(k + 1) // params["CpaWidth"])
-
-
-def _scs2_bound(k: int) -> int:
-    # k+2 iterations, then double half-adder steps until SC = 0 plus the
-    # detecting cycle.  SS + SC < 2^(k+1) holds throughout, so SC < 2^(k+1),
-    # and after m half-adder steps the low m bits of SC are zero: at most
-    # k+1 half-adder steps, ceil((k+1)/2) cycles, + 1 detecting cycle.
-    return k + 2 + -(-(k + 1) // 2) + 1
-
-
-register(
-    Core(
-        name="scs1",
-        family="radix2",
-        paper="000 Fig. 2/3, 001 Algorithm 1",
-        rtl=COMMON + SCS_LOOP + ("common/mm_cpa_fc.sv", "radix2/mm_scs1.sv"),
-        model=radix2.scs1,
-        params={
-            "Width": Param(32, 3, 8192, "modulus width k"),
-            "CheckRange": Param(1, 0, 1, "reject operands >= 2N"),
-            "CpaWidth": Param(32, 4, 256, "CPA_FC word width w"),
-        },
-        r_log2=_r_walter,
-        latency_bound=_scs1_bound,
-        model_params={"CpaWidth": "cpa_width"},
-        description="SCS-MM-1: two-level CSA loop, word-serial CPA format converter (CPA_FC)",
-        widths=(8, 16, 64, 256, 1024),
-    )
-)
-
-register(
-    Core(
-        name="scs2",
-        family="radix2",
-        paper="000 Fig. 4",
-        rtl=COMMON + SCS_LOOP + ("radix2/mm_scs2.sv",),
-        model=radix2.scs2,
-        params={
-            "Width": Param(32, 3, 8192, "modulus width k"),
-            "CheckRange": Param(1, 0, 1, "reject operands >= 2N"),
-        },
-        r_log2=_r_walter,
-        data_dependent=True,
-        latency_bound=_scs2_bound,
-        description="SCS-MM-2: two-level CSA loop, reused for the conversion until SC = 0",
-        widths=(8, 16, 64, 256, 1024),
-    )
-)
-# --- end SCS-MM-1 / SCS-MM-2 ---
-
-# --- issue 3 entries: FCS-MM-1 / FCS-MM-2 (owner: fcs helper) ---
-# The carry-save cores mm_fcs1 / mm_fcs2 (carry-save operand and result
-# ports) are not on the common interface and are not registered; their own
-# benches (tb/mm_fcs1, tb/mm_fcs2) build them from these file lists.  The
-# registered cores are the binary wrappers: (A, 0), (B, 0) in, and the
-# carry-save result converted by a word-serial CPA (mm_cs2bin with SCS-MM-1's
-# mm_cpa_fc).
-FCS1_CS_RTL = COMMON + ("common/mm_csa_row.sv", "common/mm_brfa.sv", "radix2/mm_fcs1.sv")
-FCS2_CS_RTL = COMMON + (
-    "common/mm_csa_row.sv", "common/mm_sm3.sv", "common/mm_brfa.sv", "radix2/mm_fcs2.sv",
-)
-FCS_CS2BIN = ("common/mm_cpa_fc.sv", "common/mm_cs2bin.sv")
-FCS_CPA = Param(32, 4, 256, "word width w of the binary converter's CPA")
-
-
-def _fcs_words(k: int, params: dict[str, int]) -> int:
-    # The converter adds one w-bit word per cycle over the k+1 result bits.
-    return -(-(k + 1) // params["CpaWidth"])
-
-
-def _fcs1_bin_bound(k: int, params: dict[str, int]) -> int:
-    # Constant latency (the bound is exact): k+2 iterations (A_0 is ready at
-    # the accepting edge), then ceil((k+1)/w) converter words.
-    return (k + 2) + _fcs_words(k, params)
-
-
-def _fcs2_bin_bound(k: int, params: dict[str, int]) -> int:
-    # Constant latency (exact): 1 precompute cycle (D = B + N), k+2
-    # iterations, then ceil((k+1)/w) converter words.
-    return 1 + (k + 2) + _fcs_words(k, params)
-
-
-register(
-    Core(
-        name="fcs1_bin",
-        family="radix2",
-        paper="000 Sec. II-C Fig. 5/6, 001 Algorithm 2; binary wrapper ours",
-        rtl=FCS1_CS_RTL + FCS_CS2BIN + ("radix2/mm_fcs1_bin.sv",),
-        model=radix2.fcs1_bin,
-        params={
-            "Width": Param(32, 3, 8192, "modulus width k"),
-            "CheckRange": Param(1, 0, 1, "reject operands >= 2N"),
-            "CpaWidth": FCS_CPA,
-        },
-        r_log2=_r_walter,
-        latency_bound=_fcs1_bin_bound,
-        model_params={"CpaWidth": "cpa_width"},
-        description="FCS-MM-1 (five-to-two CSA, BRFA, carry-save in/out) with a word-serial CPA to binary",
-        widths=(8, 16, 64, 256, 1024),
-    )
-)
-
-register(
-    Core(
-        name="fcs2_bin",
-        family="radix2",
-        paper="000 Sec. II-C (McIvor et al.'s FCS-MM-2); binary wrapper ours",
-        rtl=FCS2_CS_RTL + FCS_CS2BIN + ("radix2/mm_fcs2_bin.sv",),
-        model=radix2.fcs2_bin,
-        params={
-            "Width": Param(32, 3, 8192, "modulus width k"),
-            "CheckRange": Param(1, 0, 1, "reject operands >= 2N"),
-            "CpaWidth": FCS_CPA,
-        },
-        r_log2=_r_walter,
-        latency_bound=_fcs2_bin_bound,
-        model_params={"CpaWidth": "cpa_width"},
-        description="FCS-MM-2 (D = B + N in carry-save, four-to-two CSA) with a word-serial CPA to binary",
-        widths=(8, 16, 64, 256, 1024),
-    )
-)
-# --- end FCS-MM-1 / FCS-MM-2 ---
-
-# --- issue 3 entries: MSCS-MM / FCS-MMM42 (owner: mscs helper) ---
-MSCS_CELLS = ("common/mm_csa_row.sv", "common/mm_sm3.sv")
-
-
-def _mscs_bound(k: int) -> int:
-    # Each half-adder step's carry word is (SS & SC) << 1, so after t steps
-    # the low t bits of SC are zero, and SC <= SS + SC.  Precompute: SS + SC
-    # = D < 3N < 2^(k+2), so SC is nonzero only for t <= k+1: at most k+2
-    # steps, +1 detecting cycle.  Loop: k+2 cycles.  Conversion: S < 2N <
-    # 2^(k+1): at most k+1 steps, +1 detecting cycle.
-    return (k + 3) + (k + 2) + (k + 2)
-
-
-def _fcs_mmm42_bound(k: int) -> int:
-    # 1 precompute cycle; at most k+2 loop cycles (no skip).  Conversion:
-    # two half-adder steps per cycle, so after t cycles the low 2t bits of
-    # SC are zero; S < 2N < 2^(k+1) leaves SC nonzero only for 2t <= k: at
-    # most k//2 + 1 cycles of steps, +1 detecting cycle.
-    return 1 + (k + 2) + (k // 2 + 1) + 1
-
-
-register(
-    Core(
-        name="mscs",
-        family="radix2",
-        paper="000 Fig. 7 (Sec. III-A), 001 Algorithm 3",
-        rtl=COMMON + MSCS_CELLS + ("radix2/mm_mscs.sv",),
-        model=radix2.mscs,
-        params={
-            "Width": Param(32, 3, 8192, "modulus width k"),
-            "CheckRange": Param(1, 0, 1, "reject operands >= 2N"),
-        },
-        r_log2=_r_walter,
-        data_dependent=True,
-        latency_bound=_mscs_bound,
-        description="MSCS-MM: one-level CSA for D = B + N, the k+2 iterations and the conversion",
-        widths=(8, 16, 64, 256, 1024),
-    )
-)
-
-register(
-    Core(
-        name="fcs_mmm42",
-        family="radix2",
-        paper="000 [10] (Kuang et al.), reconstructed: docs/radix2.md",
-        rtl=COMMON + MSCS_CELLS + ("radix2/mm_fcs_mmm42.sv",),
-        model=radix2.fcs_mmm42,
-        params={
-            "Width": Param(32, 3, 8192, "modulus width k"),
-            "CheckRange": Param(1, 0, 1, "reject operands >= 2N"),
-        },
-        r_log2=_r_walter,
-        data_dependent=True,
-        latency_bound=_fcs_mmm42_bound,
-        description="FCS-MMM42 (reconstructed): 4:2 CSA, skipped iterations, binary interface with CSA conversion",
-        widths=(8, 16, 64, 256, 1024),
-    )
-)
-# --- end MSCS-MM / FCS-MMM42 ---
-
-
 def get(name: str) -> Core:
-    if name in SCALABLE:  # see the scalable block at the end of this file
-        return SCALABLE[name]
+    """A registered core (on the common interface)."""
     try:
         return CORES[name]
     except KeyError:
-        known = sorted(CORES) + sorted(SCALABLE)
-        raise KeyError(f"unknown core {name!r}; known cores: {', '.join(known)}") from None
-
-
-# --- Units: synthesizable cores that are not on the common interface ---
-# The carry-save cores mm_fcs1 / mm_fcs2 are what paper 000 measures as
-# FCS-MM-1 / FCS-MM-2 (no conversion to binary).  Their benches
-# (tb/mm_fcs1, tb/mm_fcs2) and the synthesis report build them from these
-# descriptors, derived from the wrapper's entry; they are not in CORES
-# because they do not have the common ports.
-_UNITS = {
-    # name: (RTL files, binary-operand cycle model, latency bound)
-    "fcs1": (FCS1_CS_RTL, radix2.fcs1, lambda k: k + 2),
-    "fcs2": (FCS2_CS_RTL, radix2.fcs2, lambda k: 1 + k + 2),
-}
-UNITS = tuple(_UNITS)
-
-
-def unit(name: str) -> Core:
-    """Descriptor of the carry-save core ``name`` (``fcs1`` or ``fcs2``)."""
-    if name not in _UNITS:
-        raise KeyError(f"unknown unit {name!r}; known units: {', '.join(UNITS)}")
-    rtl, model, bound = _UNITS[name]
-    wrapper = get(f"{name}_bin")
-    return dataclasses.replace(
-        wrapper,
-        name=name,
-        rtl=rtl,
-        model=model,
-        params={k: wrapper.params[k] for k in ("Width", "CheckRange")},
-        model_params={},
-        latency_bound=bound,
-        description=f"{name}: carry-save operands and result (not on the common interface)",
-    )
+        raise KeyError(f"unknown core {name!r}; known cores: {', '.join(sorted(CORES))}") from None
 
 
 def lookup(name: str) -> Core:
-    """A registered core, or a unit (for synthesis and unit benches)."""
-    if name in CORES or name not in _UNITS:
-        return get(name)
-    return unit(name)
+    """A registered core or unit (for synthesis and the unit benches)."""
+    if name in UNITS:
+        return UNITS[name]
+    return get(name)
+
+
+def ceil_div(x: int, y: int) -> int:
+    return -(-x // y)
+
+
+# ---------------------------------------------------------------------------
+# Radix-2 family (papers 000 and 001): Walter's bound, R = 2^(k+2), inputs and
+# outputs in [0, 2N).  docs/radix2.md.
+# ---------------------------------------------------------------------------
+def walter(k: int, p: Params, n: int) -> int:
+    """R = 2^(k+2): k+2 iterations, so 4N < R and no final subtraction."""
+    return k + 2
+
+
+SHELL = ("common/mm_in_check.sv", "common/mm_req_ctrl.sv")
+CSA_CELLS = ("common/mm_cfa_row.sv", "common/mm_sm3.sv", "common/mm_skip_d.sv")
+SCS_LOOP = ("common/mm_csa_row.sv", "radix2/mm_scs_csa2.sv")
+MSCS_CELLS = ("common/mm_csa_row.sv", "common/mm_sm3.sv")
+FCS1_CS_RTL = SHELL + ("common/mm_csa_row.sv", "common/mm_brfa.sv", "radix2/mm_fcs1.sv")
+FCS2_CS_RTL = SHELL + ("common/mm_csa_row.sv", "common/mm_sm3.sv", "common/mm_brfa.sv", "radix2/mm_fcs2.sv")
+FCS_CS2BIN = ("common/mm_cpa_fc.sv", "common/mm_cs2bin.sv")
+CPA_WIDTH = Param(32, 4, 256, "word width w of the word-serial carry-propagate converter")
+
+
+def scs_new_bound(k: int, p: Params) -> int:
+    """Precompute and conversion each resolve a (k+5)-bit carry chain two
+    bits per cycle, ceil((k+5)/2) steps + 1 detecting cycle; the loop runs
+    k+6 iterations."""
+    chain = ceil_div(k + 5, 2) + 1
+    return chain + (k + 6) + chain
+
+
+def scs2_bound(k: int, p: Params) -> int:
+    """k+2 iterations, then double half-adder steps until SC = 0: SS + SC <
+    2^(k+1), so at most k+1 half-adder steps, ceil((k+1)/2) cycles, + 1
+    detecting cycle."""
+    return k + 2 + ceil_div(k + 1, 2) + 1
+
+
+def mscs_bound(k: int, p: Params) -> int:
+    """Precompute: SS + SC = D < 3N < 2^(k+2), at most k+2 half-adder steps
+    + 1 detecting cycle; loop k+2; conversion S < 2^(k+1): k+1 steps + 1."""
+    return (k + 3) + (k + 2) + (k + 2)
+
+
+def fcs_mmm42_bound(k: int, p: Params) -> int:
+    """1 precompute cycle, at most k+2 loop cycles (no skip), conversion two
+    half-adder steps per cycle: at most k//2 + 1 cycles + 1 detecting."""
+    return 1 + (k + 2) + (k // 2 + 1) + 1
+
+
+register(Core(
+    name="r2_basic",
+    family="radix2",
+    paper="000 Fig. 1 (Walter's k+2 iterations)",
+    top="mm_r2_basic",
+    rtl=SHELL + ("radix2/mm_r2_basic.sv",),
+    model=radix2.basic,
+    r_log2=walter,
+    latency_bound=lambda k, p: k + 2,
+    description="Reference radix-2 MM: binary, one carry-propagate adder, k+2 cycles",
+))
+
+register(Core(
+    name="scs1",
+    family="radix2",
+    paper="000 Fig. 2/3, 001 Algorithm 1",
+    top="mm_scs1",
+    rtl=SHELL + SCS_LOOP + ("common/mm_cpa_fc.sv", "radix2/mm_scs1.sv"),
+    model=radix2.scs1,
+    params={"CpaWidth": Param(32, 4, 256, "CPA_FC word width w")},
+    model_args={"CpaWidth": "cpa_width"},
+    r_log2=walter,
+    # k+2 iterations, then one CPA_FC word per cycle over the k+1 result bits.
+    latency_bound=lambda k, p: k + 2 + ceil_div(k + 1, p["CpaWidth"]),
+    description="SCS-MM-1: two-level CSA loop, word-serial CPA format converter (CPA_FC)",
+    test_params=({"CpaWidth": 64}, {"CpaWidth": 7}),
+))
+
+register(Core(
+    name="scs2",
+    family="radix2",
+    paper="000 Fig. 4",
+    top="mm_scs2",
+    rtl=SHELL + SCS_LOOP + ("radix2/mm_scs2.sv",),
+    model=radix2.scs2,
+    r_log2=walter,
+    latency_bound=scs2_bound,
+    data_dependent=True,
+    description="SCS-MM-2: two-level CSA loop, reused for the conversion until SC = 0",
+))
+
+register(Core(
+    name="fcs1_bin",
+    family="radix2",
+    paper="000 Sec. II-C Fig. 5/6, 001 Algorithm 2; binary wrapper ours",
+    top="mm_fcs1_bin",
+    rtl=FCS1_CS_RTL + FCS_CS2BIN + ("radix2/mm_fcs1_bin.sv",),
+    model=radix2.fcs1_bin,
+    params={"CpaWidth": CPA_WIDTH},
+    model_args={"CpaWidth": "cpa_width"},
+    r_log2=walter,
+    # Constant: k+2 iterations, then ceil((k+1)/w) converter words.
+    latency_bound=lambda k, p: (k + 2) + ceil_div(k + 1, p["CpaWidth"]),
+    description="FCS-MM-1 (five-to-two CSA, BRFA, carry-save in/out) with a word-serial CPA to binary",
+))
+
+register(Core(
+    name="fcs2_bin",
+    family="radix2",
+    paper="000 Sec. II-C (McIvor et al.'s FCS-MM-2); binary wrapper ours",
+    top="mm_fcs2_bin",
+    rtl=FCS2_CS_RTL + FCS_CS2BIN + ("radix2/mm_fcs2_bin.sv",),
+    model=radix2.fcs2_bin,
+    params={"CpaWidth": CPA_WIDTH},
+    model_args={"CpaWidth": "cpa_width"},
+    r_log2=walter,
+    # Constant: 1 precompute cycle (D = B + N), k+2 iterations, converter words.
+    latency_bound=lambda k, p: 1 + (k + 2) + ceil_div(k + 1, p["CpaWidth"]),
+    description="FCS-MM-2 (D = B + N in carry-save, four-to-two CSA) with a word-serial CPA to binary",
+))
+
+register(Core(
+    name="mscs",
+    family="radix2",
+    paper="000 Fig. 7 (Sec. III-A), 001 Algorithm 3",
+    top="mm_mscs",
+    rtl=SHELL + MSCS_CELLS + ("radix2/mm_mscs.sv",),
+    model=radix2.mscs,
+    r_log2=walter,
+    latency_bound=mscs_bound,
+    data_dependent=True,
+    description="MSCS-MM: one-level CSA for D = B + N, the k+2 iterations and the conversion",
+))
+
+register(Core(
+    name="fcs_mmm42",
+    family="radix2",
+    paper="000 [10] (Kuang et al.), reconstructed: docs/radix2.md",
+    top="mm_fcs_mmm42",
+    rtl=SHELL + MSCS_CELLS + ("radix2/mm_fcs_mmm42.sv",),
+    model=radix2.fcs_mmm42,
+    r_log2=walter,
+    latency_bound=fcs_mmm42_bound,
+    data_dependent=True,
+    description="FCS-MMM42 (reconstructed): 4:2 CSA, skipped iterations, binary interface with CSA conversion",
+))
+
+register(Core(
+    name="scs_new",
+    family="radix2",
+    paper="000 Fig. 10/11, 001 Algorithm 4",
+    top="mm_scs_new",
+    rtl=SHELL + CSA_CELLS + ("radix2/mm_scs_new.sv",),
+    model=radix2.scs_new,
+    params={
+        "SkipEnable": Param(1, 0, 1, "skip superfluous iterations"),
+        "ConstTime": Param(0, 0, 1, "data-independent latency"),
+    },
+    model_args={"SkipEnable": "skip", "ConstTime": "const_time"},
+    r_log2=walter,
+    latency_bound=scs_new_bound,
+    data_dependent=True,
+    description="SCS-MM-New: one-level configurable CSA, skip detector, CSA format conversion",
+    test_widths={"icarus": (8, 64), "verilator": (64, 256, 1024)},
+))
+
+register(Core(
+    name="scs_new_ct",
+    family="radix2",
+    paper="000 Fig. 10/11, constant-time configuration (ours)",
+    top="mm_scs_new",
+    rtl=SHELL + CSA_CELLS + ("radix2/mm_scs_new.sv",),
+    model=radix2.scs_new,
+    params={
+        "SkipEnable": Param(0, 0, 1, "skip superfluous iterations"),
+        "ConstTime": Param(1, 0, 1, "data-independent latency"),
+    },
+    fixed={"ConstTime": 1, "SkipEnable": 0},
+    model_args={"SkipEnable": "skip", "ConstTime": "const_time"},
+    r_log2=walter,
+    latency_bound=scs_new_bound,
+    description="SCS-MM-New, constant time: no skips, worst-case-length precompute and conversion",
+))
+
+# The carry-save FCS cores (carry-save operand and result ports): what paper
+# 000 measures as FCS-MM-1 / FCS-MM-2.  Their models take binary operands
+# and return the binary value and latency of the carry-save result.
+register(Core(
+    name="fcs1",
+    family="radix2",
+    paper="000 Sec. II-C Fig. 5/6, 001 Algorithm 2",
+    top="mm_fcs1",
+    rtl=FCS1_CS_RTL,
+    model=radix2.fcs1,
+    r_log2=walter,
+    latency_bound=lambda k, p: k + 2,
+    description="FCS-MM-1: carry-save operands and result (not on the common interface)",
+), unit=True)
+
+register(Core(
+    name="fcs2",
+    family="radix2",
+    paper="000 Sec. II-C (McIvor et al.'s FCS-MM-2)",
+    top="mm_fcs2",
+    rtl=FCS2_CS_RTL,
+    model=radix2.fcs2,
+    r_log2=walter,
+    latency_bound=lambda k, p: 1 + k + 2,
+    description="FCS-MM-2: carry-save operands and result (not on the common interface)",
+), unit=True)
 
 
 # --- Paper 002: scalable radix-4 Booth cores (docs/scalable.md) -------------
-# Their Montgomery radix follows the modulus length at run time
-# (R = 2^(2pk-2), k = ceil((len(N)+4)/2p)), so they live in SCALABLE, not in
-# CORES: the loops over CORES (modexp's R^2, the CLI listing, leak, RSA)
-# still assume R = 2^r_log2(width).  get() finds them; Core.rlog2(width, n,
-# params) gives their R.  r_log2(width) is R for a full-width modulus only.
-from .models import scalable as _scalable  # noqa: E402
+# One build of Width serves every modulus up to it: the operand length is
+# the modulus's bit length n, taken at run time, and so is the radix,
+# R = 2^(2pk - 2) with k = ceil((n + 4) / 2p).
+R4BOOTH_PARAMS = {
+    "WordWidth": Param(16, 4, 64, "word width w: a power of two"),
+    "NumPes": Param(2, 1, 256, "processing elements p"),
+    "FifoLatency": Param(1, 1, 8, "FIFO latency b"),
+}
+R4BOOTH_ARGS = {"WordWidth": "word_width", "NumPes": "num_pes", "FifoLatency": "fifo_latency"}
 
-SCALABLE: dict[str, Core] = {}
+
+def r4booth_check(kind: str) -> Callable[[int, Params], None]:
+    def check(k: int, p: Params) -> None:
+        w = p["WordWidth"]
+        if w & (w - 1):
+            raise ValueError(f"WordWidth={w} is not a power of two")
+        if kind == "left" and (2 * p["NumPes"]) % w:
+            raise ValueError(f"the left-shifting kernel needs 2*NumPes a multiple of WordWidth "
+                             f"(NumPes={p['NumPes']}, WordWidth={w})")
+    return check
 
 
-def _r4booth_bound(kind: str):
-    def bound(k: int, p: dict[str, int]) -> int:
-        # latency grows with the modulus length: the worst case is len(N) = k
-        s = _scalable.schedule(kind, k, p["WordWidth"], p["NumPes"], p["FifoLatency"])
+def r4booth_r_log2(k: int, p: Params, n: int) -> int:
+    return scalable.r_log2(k, n, p["WordWidth"], p["NumPes"])
+
+
+def r4booth_bound(kind: str) -> Callable[[int, Params], int]:
+    def bound(k: int, p: Params) -> int:
+        # the latency grows with the modulus length: the worst case is n = k
+        s = scalable.schedule(kind, k, p["WordWidth"], p["NumPes"], p["FifoLatency"])
         return 1 + s.finish
     return bound
 
 
-def _r4booth_rlog2(k: int, n: int, p: dict[str, int]) -> int:
-    return _scalable.r_log2(k, n, p["WordWidth"], p["NumPes"])
-
-
-_R4BOOTH_PARAMS = {
-    "Width": Param(64, 3, 4096, "largest modulus width"),
-    "WordWidth": Param(16, 4, 64, "word width w (a power of two)"),
-    "NumPes": Param(2, 1, 256, "processing elements p"),
-    "FifoLatency": Param(1, 1, 8, "FIFO latency b"),
-    "CheckRange": Param(1, 0, 1, "reject operands >= 2N"),
-}
-_R4BOOTH_MODEL_PARAMS = {"WordWidth": "word_width", "NumPes": "num_pes", "FifoLatency": "fifo_latency"}
-
-SCALABLE["r4booth_right"] = Core(
+register(Core(
     name="r4booth_right",
     family="scalable",
-    paper="002 Figs. 2-5, Sec. IV-A (right-shifting PE)",
-    rtl=("common/mm_in_check.sv", "common/mm_req_ctrl.sv", "scalable/mm_r4booth_right_pe.sv",
-         "scalable/mm_r4booth_fifo.sv", "scalable/mm_r4booth_right.sv"),
-    model=_scalable.r4booth_right,
-    params=_R4BOOTH_PARAMS,
-    r_log2=lambda k: _scalable.geometry(k, 16, 2).r_log2,
-    r_log2_n=_r4booth_rlog2,
-    latency_bound=_r4booth_bound("right"),
-    model_params=_R4BOOTH_MODEL_PARAMS,
-    description="Scalable radix-4 Booth (paper 002), right-shifting PEs: run-time operand length, "
-    "(k-1)*max(e,2p+b) + 2p + e cycles; latency follows len(N), not A or B",
-    widths=(16, 64),
-)
-SCALABLE["r4booth_left"] = Core(
+    paper="002 Figs. 2-5, Sec. IV-A, IV-C (right-shifting PE)",
+    top="mm_r4booth_right",
+    rtl=SHELL + ("scalable/mm_r4booth_right_pe.sv", "scalable/mm_r4booth_fifo.sv",
+                 "scalable/mm_r4booth_right.sv"),
+    model=scalable.r4booth_right,
+    params=R4BOOTH_PARAMS,
+    model_args=R4BOOTH_ARGS,
+    check=r4booth_check("right"),
+    r_log2=r4booth_r_log2,
+    latency_bound=r4booth_bound("right"),
+    description="Scalable radix-4 Booth (paper 002), right-shifting PEs: run-time operand length n = len(N), "
+    "(k-1)*max(e, 2p+b) + 2p + e cycles; the latency follows len(N), not A or B",
+    test_widths={"icarus": (16, 64), "verilator": (64,)},
+    # Case I (e >= 2p+b) from 6 bits on; both cases with FIFO latency 2 and 3
+    test_params=({"WordWidth": 4, "NumPes": 1}, {"WordWidth": 8, "NumPes": 3, "FifoLatency": 2},
+                 {"WordWidth": 4, "NumPes": 4, "FifoLatency": 3}),
+))
+
+register(Core(
     name="r4booth_left",
     family="scalable",
-    paper="002 Figs. 2-3, 6, Sec. IV-B (left-shifting PE)",
-    rtl=("common/mm_in_check.sv", "common/mm_req_ctrl.sv", "scalable/mm_r4booth_left_pe.sv",
-         "scalable/mm_r4booth_fifo.sv", "scalable/mm_r4booth_left.sv"),
-    model=_scalable.r4booth_left,
-    params={**_R4BOOTH_PARAMS, "NumPes": Param(8, 1, 256, "processing elements p (2p a multiple of w)")},
-    r_log2=lambda k: _scalable.geometry(k, 16, 8).r_log2,
-    r_log2_n=_r4booth_rlog2,
-    latency_bound=_r4booth_bound("left"),
-    model_params=_R4BOOTH_MODEL_PARAMS,
+    paper="002 Figs. 2-3, 6, Sec. IV-B, IV-C (left-shifting PE)",
+    top="mm_r4booth_left",
+    rtl=SHELL + ("scalable/mm_r4booth_left_pe.sv", "scalable/mm_r4booth_fifo.sv",
+                 "scalable/mm_r4booth_left.sv"),
+    model=scalable.r4booth_left,
+    params={**R4BOOTH_PARAMS, "NumPes": Param(8, 1, 256, "processing elements p: 2p a multiple of w")},
+    model_args=R4BOOTH_ARGS,
+    check=r4booth_check("left"),
+    r_log2=r4booth_r_log2,
+    latency_bound=r4booth_bound("left"),
     description="Scalable radix-4 Booth (paper 002), left-shifting PEs (w | 2p): run-time operand length, "
-    "(k-1)*max(e+1,p+2p/w+b) + p + 2p/w + e + 1 cycles; latency follows len(N), not A or B",
-    widths=(16, 64),
-)
+    "(k-1)*max(e+1, p+2p/w+b) + p + 2p/w + e + 1 cycles; the latency follows len(N), not A or B",
+    test_widths={"icarus": (16, 64), "verilator": (64,)},
+    # a discarding PE in every pass (Case I from 9 bits); 1 or 3 discards per
+    # pass with FIFO latency 2 and 3 (Case II for short moduli, I for long)
+    test_params=({"WordWidth": 4, "NumPes": 2}, {"WordWidth": 8, "NumPes": 4, "FifoLatency": 2},
+                 {"WordWidth": 4, "NumPes": 6, "FifoLatency": 3}),
+))
 # --- end paper 002 ---

@@ -194,7 +194,7 @@ class RsaKey:
 
 
 def _check_modulus(n: int) -> None:
-    hi = cores.get("r2_basic").params["Width"].hi
+    hi = cores.WIDTH.hi
     if n % 2 == 0 or n.bit_length() < MIN_BITS or n.bit_length() > hi:
         raise ValueError(
             f"unsupported RSA modulus of {n.bit_length()} bits: need an odd modulus of "

@@ -8,20 +8,20 @@ import random
 import statistics
 import time
 
-
-def simulate(core, width, vectors, sim, jobs=1, params=None):
-    """RTL results for ``vectors`` (imports cocotb only when called)."""
-    from .sim.api import simulate as _sim
-
-    return _sim(core, width, vectors, sim=sim, jobs=jobs, params=params)
+from . import cores
+from .sim.api import simulate
 
 
-def random_vectors(k: int, samples: int, seed: int) -> list[tuple[int, int, int]]:
-    """Random k-bit odd moduli (top bit set) with operands uniform in [0, N)."""
+def random_vectors(k: int, samples: int, seed: int, modulus_bits: int | None = None) -> list[tuple[int, int, int]]:
+    """Random odd moduli of exactly ``modulus_bits`` bits (default k; top bit
+    set) with operands uniform in [0, N)."""
+    bits = k if modulus_bits is None else modulus_bits
+    if not 2 <= bits <= k:
+        raise ValueError(f"modulus bits {bits} outside [2, {k}] (the core's width)")
     rng = random.Random(seed)
     out = []
     for _ in range(samples):
-        n = rng.randrange(1 << (k - 1), 1 << k) | 1
+        n = rng.randrange(1 << (bits - 1), 1 << bits) | 1
         if n < 3:
             n = 3
         out.append((rng.randrange(n), rng.randrange(n), n))
@@ -48,7 +48,7 @@ def measure(core, k: int, vectors, sim: str, jobs: int = 1, params=None):
     if sim == "model":
         return [m.cycles for m in models], models, 0.0
     t0 = time.monotonic()
-    res = simulate(core, k, vectors, sim, jobs, params)
+    res = simulate(core, k, vectors, sim=sim, jobs=jobs, params=params)
     t_sim = time.monotonic() - t0
     bad = [(v, r, m) for v, r, m in zip(vectors, res, models) if r.err or r.s != m.result or r.cycles != m.cycles]
     if bad:
@@ -61,11 +61,16 @@ def measure(core, k: int, vectors, sim: str, jobs: int = 1, params=None):
     return [r.cycles for r in res], models, t_sim
 
 
-def cycle_stats(core, k: int, samples: int, seed: int, sim: str, jobs: int = 1, params=None) -> dict:
-    """Random-input cycle statistics, measured, with the model's beside them."""
-    vectors = random_vectors(k, samples, seed)
+def cycle_stats(core, k: int, samples: int, seed: int, sim: str, jobs: int = 1, params=None,
+                modulus_bits: int | None = None) -> dict:
+    """Random-input cycle statistics, measured, with the model's beside them.
+
+    ``kernel_avg``: the cycles a core's paper counts (the model's ``kernel``
+    phase where the model has one, else the whole latency)."""
+    vectors = random_vectors(k, samples, seed, modulus_bits)
     measured, models, t_sim = measure(core, k, vectors, sim, jobs, params)
-    out = {"core": core.name, "width": k, "samples": samples, "seed": seed, "sim": sim}
+    out = {"core": core.name, "width": k, "modulus_bits": modulus_bits or k, "samples": samples,
+           "seed": seed, "sim": sim}
     out.update(summary(measured))
     ms = summary([m.cycles for m in models])
     out.update({"model_avg": ms["avg"], "model_min": ms["min"], "model_max": ms["max"]})
@@ -74,5 +79,12 @@ def cycle_stats(core, k: int, samples: int, seed: int, sim: str, jobs: int = 1, 
         for key, v in m.breakdown.items():
             phases[key] = phases.get(key, 0) + v
     out["model_breakdown_avg"] = {key: v / samples for key, v in phases.items()}
+    out["kernel_avg"] = out["model_breakdown_avg"].get("kernel", out["avg"])
     out["seconds_sim"] = round(t_sim, 2)
     return out
+
+
+def model_cycles(core_name: str, width: int, samples: int = 1000, seed: int = 1, params: dict | None = None) -> float:
+    """Average cycles of one multiplication from the core's cycle model over
+    ``samples`` random operands."""
+    return cycle_stats(cores.lookup(core_name), width, samples, seed, "model", params=params)["avg"]

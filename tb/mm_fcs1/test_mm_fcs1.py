@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Bench of mm_fcs1, the carry-save FCS-MM-1 core (not on the common
-interface; its wrapper mm_fcs1_bin runs the common suite): the carry-save
-tests of cs_suite.py at every test width on Icarus and Verilator, both result
-words and the latency of every multiplication against the model fcs1_cs."""
+"""Bench of mm_fcs1, the carry-save FCS-MM-1 core (not on the common interface;
+its binary wrapper runs the common suite): the carry-save suite
+(montmul.sim.cs_suite) at every test width on Icarus and Verilator, both
+result words and the latency of every multiplication against the model."""
 from __future__ import annotations
 
 import os
@@ -11,11 +11,11 @@ CORE = "fcs1"
 
 if os.environ.get("MONTMUL_IN_SIM"):
     # Inside the simulator: the cocotb tests.
-    from cs_suite import *  # noqa: F401,F403
+    from montmul.sim.cs_suite import *  # noqa: F401,F403
 else:
     import pytest
-    from cs_bench import cs_grid, run_cs_bench
+    from bench_util import grid, run_bench
 
-    @pytest.mark.parametrize("sim,width", cs_grid(CORE))
-    def test_mm_fcs1(sim, width):
-        run_cs_bench(CORE, sim, width, __file__)
+    @pytest.mark.parametrize("sim,width,params", grid(CORE))
+    def test_mm_fcs1(sim, width, params):
+        run_bench(CORE, sim, width, params, __file__)

@@ -3,7 +3,7 @@
 registered core at a small width, scs_new and the carry-save cores at larger
 widths, both modes.  Every result against pow(), every latency and every
 product the engine hands to its core (operands, result, range) against the
-engine model (montmul.modexp.engine_model); corner cases, random requests,
+engine model (montmul.engine.engine_model); corner cases, random requests,
 rejected requests, a wrong R^2, requests while busy, back-pressure, reset in
 the middle of an exponentiation.
 
@@ -20,12 +20,9 @@ if os.environ.get("MONTMUL_IN_SIM"):
     import cocotb
     from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly, RisingEdge
 
-    from montmul.modexp import Mult, engine_model, exp_len_width, r2_mod
-    from montmul.sim.driver import config
-    from montmul.sim.modexp_driver import ModexpDriver, ProductMonitor
-
-    def _rng() -> random.Random:
-        return random.Random(int(os.environ.get("MONTMUL_SEED", "1")))
+    from montmul.engine import Mult, engine_model, exp_len_width, r2_mod
+    from montmul.sim.driver import ModexpDriver, ProductMonitor, config
+    from montmul.sim.suite import rng_from_env as _rng
 
     def _odd(rng: random.Random, k: int, residue: int | None = None) -> int:
         while True:
@@ -46,7 +43,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
             return self
 
         def r2(self, n: int) -> int:
-            return r2_mod(n, self.core.name, self.k)
+            return r2_mod(n, self.core.name, self.k, self.params)
 
         def model(self, base, exp, exp_len, n, r2, ladder, trace=None):
             return engine_model(
@@ -199,7 +196,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         x2 = (rng.randrange(n), rng.randrange(1 << t), t, n, r2, 1)
         t1 = await b.drv.request(*x1)
         # Present the second request at once and hold it.
-        b.drv.drive(*x2)
+        b.drv.drive(x2)
         dut_.in_valid_i.value = 1
         waited = 0
         while True:
@@ -251,7 +248,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
             await FallingEdge(dut_.clk_i)
             b.mon.take()
             # The monitor may sit between a product's request and response.
-            b.mon._task.cancel()
+            b.mon.stop()
             b.mon = ProductMonitor(dut_)
             b.mon.start()
             await b.check(job[0], job[1], n, 1, exp_len=t)

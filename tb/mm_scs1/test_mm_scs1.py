@@ -17,6 +17,6 @@ else:
     import pytest
     from bench_util import grid, run_bench
 
-    @pytest.mark.parametrize("sim,width,params", grid(CORE, ({}, {"CpaWidth": 64}, {"CpaWidth": 7})))
+    @pytest.mark.parametrize("sim,width,params", grid(CORE))
     def test_mm_scs1(sim, width, params):
         run_bench(CORE, sim, width, params, __file__)

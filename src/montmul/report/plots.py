@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import papers
-from .results import _get, pareto
+from .results import target_result, pareto
 
 
 def _plt():
@@ -25,7 +25,7 @@ def area_vs_time(data: dict, w: int, path: Path) -> list[str]:
     plt = _plt()
     pts = []
     for row in data["rows"]:
-        a = _get(row, w, "asic")
+        a = target_result(row, w, "asic")
         if a:
             pts.append((a["figures"]["time_us"], a["figures"]["area"] / 1e6, row["label"]))
     pub = [(p.time_us, p.area_um2 / 1e6, p.label) for p in papers.ASIC_000.get(w, [])]

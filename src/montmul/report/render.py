@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from . import papers
-from .results import _get, relative_to_fcs1, ratio_new_vs_mmm42
+from .results import target_result, relative_to_fcs1, ratio_new_vs_mmm42
 
 
 def _t(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -21,7 +21,7 @@ def headline(data: dict, w: int) -> list[str]:
     """Our ASIC figures at width ``w`` (the README's table)."""
     rows = []
     for row in data["rows"]:
-        a = _get(row, w, "asic")
+        a = target_result(row, w, "asic")
         c = row["widths"][str(w)]["cycles"]["avg"]
         if not a:
             err = row["widths"][str(w)].get("asic", {}).get("error", "not run")
@@ -41,7 +41,7 @@ def headline(data: dict, w: int) -> list[str]:
 def _asic_settings(data: dict) -> str:
     for row in data["rows"]:
         for w in data["widths"]:
-            a = _get(row, w, "asic")
+            a = target_result(row, w, "asic")
             if a:
                 o = a["options"]
                 return (f"Yosys generic synthesis + ABC mapped to `{o['liberty']}` (OSU 0.18 µm), delay target "
@@ -115,7 +115,7 @@ def markdown(data: dict, command: str) -> str:
             rows_ = {r["label"]: r for r in data["rows"]}
             parts = []
             for lab in ("SCS-MM-New", "FCS-MMM42"):
-                a = _get(rows_[lab], w, "asic") if lab in rows_ else None
+                a = target_result(rows_[lab], w, "asic") if lab in rows_ else None
                 if a:
                     parts.append(f"{lab} {a['delay_fa']:.2f} T_FA")
             if parts:
@@ -128,7 +128,7 @@ def markdown(data: dict, command: str) -> str:
     for w in W:
         rows = []
         for row in data["rows"]:
-            a = _get(row, w, "asic")
+            a = target_result(row, w, "asic")
             if not a:
                 continue
             fx = a["facts"]
@@ -143,8 +143,8 @@ def markdown(data: dict, command: str) -> str:
         L += [f"## FPGA, {w} bits", ""]
         rows = []
         for row in data["rows"]:
-            e = _get(row, w, "ecp5")
-            x = _get(row, w, "xilinx")
+            e = target_result(row, w, "ecp5")
+            x = target_result(row, w, "xilinx")
             c = row["widths"][str(w)]["cycles"]["avg"]
             ef = e["figures"] if e else None
             exp_ms = (2 * w + 2) * c / e["fmax_mhz"] / 1e3 if e else None
@@ -195,7 +195,7 @@ def readme_table(data: dict) -> str:
              "(full tables, FPGA results, plots and the papers' numbers: `docs/results.md`):", ""]
     rows = []
     for row in data["rows"]:
-        a = _get(row, w, "asic")
+        a = target_result(row, w, "asic")
         if not a:
             continue
         f = a["figures"]

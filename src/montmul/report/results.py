@@ -59,7 +59,7 @@ def designs(only: list[str] | None = None) -> list[Design]:
         if cs in cores.UNITS:
             # The paper measures the carry-save core alone: synthesize it too
             # and compare that row with the paper.
-            out.append(Design(f"{r.label} (carry-save core)", cs, {}, cores.unit(cs).description, "", r.label))
+            out.append(Design(f"{r.label} (carry-save core)", cs, {}, cores.UNITS[cs].description, "", r.label))
             out.append(Design(r.label, r.core, dict(r.params), r.note, r.wrapper_phase, ""))
         else:
             out.append(Design(r.label, r.core, dict(r.params), r.note, r.wrapper_phase, r.label))
@@ -236,7 +236,7 @@ def _tool_versions(results: list[dict]) -> dict[str, str]:
 # --------------------------------------------------------------------------
 # Derived comparisons
 
-def _get(row: dict, w: int, target: str) -> dict | None:
+def target_result(row: dict, w: int, target: str) -> dict | None:
     r = row["widths"].get(str(w), {}).get(target)
     return r if r and "error" not in r else None
 
@@ -258,7 +258,7 @@ def ratio_new_vs_mmm42(data: dict) -> list[dict]:
     if "SCS-MM-New" not in rows or "FCS-MMM42" not in rows:
         return out
     for w in data["widths"]:
-        a, b = _get(rows["SCS-MM-New"], w, "asic"), _get(rows["FCS-MMM42"], w, "asic")
+        a, b = target_result(rows["SCS-MM-New"], w, "asic"), target_result(rows["FCS-MMM42"], w, "asic")
         if not a or not b:
             continue
         fa, fb = _pf(a), _pf(b)
@@ -278,7 +278,7 @@ def relative_to_fcs1(data: dict, w: int) -> list[dict]:
     paper's, at width ``w``: the technology-independent comparison."""
     by_paper = {r.get("paper_label", r["label"]): r for r in data["rows"] if r.get("paper_label", r["label"])}
     ref = by_paper.get(FCS1_LABEL)
-    ref_asic = _get(ref, w, "asic") if ref else None
+    ref_asic = target_result(ref, w, "asic") if ref else None
     if not ref_asic:
         return []
     pub = {p.label: p for p in papers.ASIC_000.get(w, [])}
@@ -286,7 +286,7 @@ def relative_to_fcs1(data: dict, w: int) -> list[dict]:
     out = []
     for row in data["rows"]:
         label = row["label"]
-        a = _get(row, w, "asic")
+        a = target_result(row, w, "asic")
         if not a:
             continue
         f, fr = _pf(a), _pf(ref_asic)

@@ -1,22 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Run batches of multiplications on a core in RTL simulation.
-
-The batch is split into ``jobs`` shards that run as parallel simulator
-processes on one shared build.
-"""
+"""Batches of multiplications on a core in RTL simulation (no cocotb import
+here: safe to use outside a simulation)."""
 
 from __future__ import annotations
 
-import json
-import tempfile
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..cores import Core
 from . import runner
-
-HERE = Path(__file__).resolve().parent
 
 
 @dataclass(frozen=True)
@@ -34,35 +25,7 @@ def simulate(
     jobs: int = 1,
     params: dict[str, int] | None = None,
 ) -> list[SimResult]:
-    """Multiply every (a, b, n) of ``vectors`` on the RTL of ``core``."""
-    if not vectors:
-        return []
-    # Build once, then shard the vectors over parallel simulator runs.
-    runner.build(core, sim, width, params)
-    jobs = max(1, min(jobs, len(vectors)))
-    shards = [vectors[i::jobs] for i in range(jobs)]
-    with tempfile.TemporaryDirectory(prefix="montmul_") as tmp:
-        tmpd = Path(tmp)
-
-        def one(idx: int) -> list[SimResult]:
-            vin, vout = tmpd / f"vec{idx}.json", tmpd / f"res{idx}.json"
-            vin.write_text(json.dumps([[hex(a), hex(b), hex(n)] for a, b, n in shards[idx]]))
-            runner.run(
-                core,
-                sim,
-                width,
-                test_module="montmul.sim.batch",
-                test_dir=tmpd / f"shard{idx}",
-                extra_env={"MONTMUL_VECTORS": str(vin), "MONTMUL_RESULTS": str(vout)},
-                params=params,
-                tag=f"shard{idx}",
-                build_first=False,
-            )
-            return [SimResult(int(s, 16), e, c) for s, e, c in json.loads(vout.read_text())]
-
-        with ThreadPoolExecutor(jobs) as pool:
-            parts = list(pool.map(one, range(jobs)))
-    out: list[SimResult] = [None] * len(vectors)  # type: ignore[list-item]
-    for i, part in enumerate(parts):
-        out[i::jobs] = part
-    return out
+    """Multiply every (a, b, n) of ``vectors`` on the RTL of ``core``, on one
+    build, ``jobs`` simulator processes in parallel."""
+    rows = runner.run_batch(core, sim, width, "core", [list(v) for v in vectors], jobs, params)
+    return [SimResult(*row) for row in rows]

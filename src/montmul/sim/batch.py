@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-"""cocotb test module for bulk runs: drives every vector of a JSON file
-through the core and writes each response (result, error flag, latency).
+"""cocotb test module for bulk runs: drives every request of a JSON file
+through the DUT and writes one response row per request.
 
-Used by :func:`montmul.sim.api.simulate` (the CLI's ``--sim icarus|verilator``).
-Environment: ``MONTMUL_VECTORS`` (input JSON: list of [a, b, n] as hex
-strings), ``MONTMUL_RESULTS`` (output JSON).
+Used by :func:`montmul.sim.runner.run_batch` (the CLI's ``--sim``, the
+exponentiation engine's RTL path).  Environment: ``MONTMUL_BATCH_KIND`` (a
+key of :data:`montmul.sim.driver.BATCH_DRIVERS`), ``MONTMUL_BATCH_IN`` (a
+list of requests, each a list of hex strings), ``MONTMUL_BATCH_OUT`` (the
+response rows, each a list of hex strings).
 """
 
 from __future__ import annotations
@@ -14,18 +16,15 @@ import os
 
 import cocotb
 
-from .driver import CoreDriver
+from .driver import BATCH_DRIVERS
 
 
 @cocotb.test()
-async def run_vectors(dut):
-    with open(os.environ["MONTMUL_VECTORS"]) as f:
-        vectors = [tuple(int(x, 16) for x in v) for v in json.load(f)]
-    drv = CoreDriver(dut)
+async def run_batch(dut):
+    with open(os.environ["MONTMUL_BATCH_IN"]) as f:
+        requests = [[int(x, 16) for x in req] for req in json.load(f)]
+    drv = BATCH_DRIVERS[os.environ["MONTMUL_BATCH_KIND"]](dut)
     await drv.start()
-    out = []
-    for a, b, n in vectors:
-        r = await drv.mul(a, b, n)
-        out.append([hex(r.s), r.err, r.cycles])
-    with open(os.environ["MONTMUL_RESULTS"], "w") as f:
-        json.dump(out, f)
+    rows = [[hex(v) for v in await drv.batch_row(*req)] for req in requests]
+    with open(os.environ["MONTMUL_BATCH_OUT"], "w") as f:
+        json.dump(rows, f)

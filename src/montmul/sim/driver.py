@@ -1,9 +1,22 @@
 # SPDX-License-Identifier: Apache-2.0
-"""cocotb driver for the common montmul core interface (docs/interface.md).
+"""cocotb drivers for the valid/ready handshake of docs/interface.md.
+
+One protocol, one implementation: :class:`Handshake` presents requests on a
+DUT's request ports and takes responses from its response ports, checking the
+AXI-Stream rules on the way (a response is held, unchanged, under
+back-pressure).  The three DUT kinds differ only in their port names:
+
+* :class:`CoreDriver`: every core on the common interface (a_i, b_i, n_i ->
+  s_o, err_o);
+* :class:`CsDriver`: the carry-save FCS cores (as_i, ac_i, bs_i, bc_i, n_i ->
+  ss_o, sc_o, err_o);
+* :class:`ModexpDriver`: the exponentiation engine mm_modexp (base_i, exp_i,
+  exp_len_i, n_i, r2_i, ladder_i -> result_o, err_o), which also counts the
+  products it hands to its core.
 
 Python wakes only at handshake events (never once per clock cycle), so bulk
-runs of thousands of 1024-bit multiplications stay fast; the latency is read
-from simulation time.
+runs of thousands of 1024-bit multiplications stay fast; latencies are read
+from simulation time.  Runs inside the simulator only.
 """
 
 from __future__ import annotations
@@ -13,6 +26,7 @@ import math
 import os
 from dataclasses import dataclass
 
+import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge, with_timeout
 from cocotb.utils import get_sim_time
@@ -22,36 +36,37 @@ from .. import cores
 PERIOD_NS = 10
 
 
-@dataclass
-class Response:
-    s: int
-    err: int
-    cycles: int
-
-
 def config() -> tuple[cores.Core, int, dict[str, int]]:
     """The core, width and HDL parameters this simulation was built with."""
-    core = cores.get(os.environ["MONTMUL_CORE"])
+    core = cores.lookup(os.environ["MONTMUL_CORE"])
     width = int(os.environ["MONTMUL_WIDTH"])
     params = json.loads(os.environ.get("MONTMUL_PARAMS", "{}"))
     return core, width, params
 
 
-class CoreDriver:
-    """Drives requests into a core and collects its responses."""
+class Handshake:
+    """Requests and responses on named ports of ``dut``.
 
-    def __init__(self, dut) -> None:
+    ``timeout_cycles``: no acceptance or response within that many cycles is
+    a hang (AssertionError).  ``single``: the DUT keeps one request in
+    flight, so ``in_ready_o`` must stay low while a response is held.
+    """
+
+    request_ports: tuple[str, ...] = ()
+    response_ports: tuple[str, ...] = ()
+
+    def __init__(self, dut, timeout_cycles: int, single: bool = True) -> None:
         self.dut = dut
         self.clk = dut.clk_i
+        self.timeout_cycles = timeout_cycles
+        self.single = single
 
     async def start(self) -> None:
+        """Start the clock, idle every input, and reset."""
         Clock(self.clk, PERIOD_NS, unit="ns").start()
-        dut = self.dut
-        dut.in_valid_i.value = 0
-        dut.out_ready_i.value = 0
-        dut.a_i.value = 0
-        dut.b_i.value = 0
-        dut.n_i.value = 0
+        self.dut.in_valid_i.value = 0
+        self.dut.out_ready_i.value = 0
+        self.drive((0,) * len(self.request_ports))
         await self.reset()
 
     async def reset(self, cycles: int = 2) -> None:
@@ -63,24 +78,24 @@ class CoreDriver:
         dut.rst_ni.value = 1
         await FallingEdge(self.clk)
 
-    def timeout_ns(self) -> int:
-        """No response within twice the latency bound (plus slack) is a hang."""
-        core, width, params = config()
-        bound = core.bound(width, params) or 64 * width
-        return (2 * bound + 100) * PERIOD_NS
-
     def now_cycles(self) -> float:
         return get_sim_time(unit="ns") / PERIOD_NS
 
-    async def request(self, a: int, b: int, n: int) -> float:
-        """Present a request; return the accepting edge's time in cycles."""
+    def drive(self, values) -> None:
+        for port, v in zip(self.request_ports, values, strict=True):
+            getattr(self.dut, port).value = v
+
+    def sample(self) -> tuple[int, ...]:
+        return tuple(int(getattr(self.dut, port).value) for port in self.response_ports)
+
+    async def request(self, *values: int) -> float:
+        """Present a request and hold it until accepted; return the
+        accepting edge's time in cycles."""
         dut = self.dut
         await FallingEdge(self.clk)
-        dut.a_i.value = a
-        dut.b_i.value = b
-        dut.n_i.value = n
+        self.drive(values)
         dut.in_valid_i.value = 1
-        for _ in range(self.timeout_ns() // PERIOD_NS):
+        for _ in range(self.timeout_cycles):
             await ReadOnly()
             ready = int(dut.in_ready_o.value)
             await RisingEdge(self.clk)
@@ -89,13 +104,26 @@ class CoreDriver:
                 break
         else:
             raise AssertionError("request never accepted (in_ready_o stuck low)")
+        self.accepted(t)
         await FallingEdge(self.clk)
         dut.in_valid_i.value = 0
         return t
 
-    async def response(self, t_accept: float, ready_after: int = 0, t_valid: float | None = None) -> Response:
-        """Wait for out_valid_o, accept it (after ``ready_after`` extra cycles of
-        back-pressure, checking the response stays stable) and return it.
+    def accepted(self, t: float) -> None:
+        """Hook: a request was accepted at time ``t``."""
+
+    def holding(self) -> None:
+        """Hook: one more cycle of a held response (in the ReadOnly phase)."""
+
+    async def wait_valid(self) -> float:
+        """Wait for out_valid_o to rise; returns that edge's time in cycles."""
+        await with_timeout(RisingEdge(self.dut.out_valid_o), self.timeout_cycles * PERIOD_NS, "ns")
+        return self.now_cycles()
+
+    async def take(self, t_accept: float, ready_after: int = 0, t_valid: float | None = None):
+        """Wait for the response, hold out_ready_i low for ``ready_after``
+        cycles (checking that the response stays put), take it; returns
+        (response port values, latency in cycles).
 
         A caller that already saw out_valid_o high (in the ReadOnly phase of
         the edge that raised it) passes that edge's time as ``t_valid``.
@@ -108,28 +136,197 @@ class CoreDriver:
                 # edge): it rose at the latest rising clock edge.
                 t_valid = float(math.floor(self.now_cycles()))
             else:
-                await with_timeout(RisingEdge(dut.out_valid_o), self.timeout_ns(), "ns")
-                t_valid = self.now_cycles()
+                t_valid = await self.wait_valid()
                 await ReadOnly()
-        s, err = int(dut.s_o.value), int(dut.err_o.value)
+        first = self.sample()
         for _ in range(ready_after):
             await FallingEdge(self.clk)
             await ReadOnly()
             assert int(dut.out_valid_o.value) == 1, "out_valid_o dropped before out_ready_i"
-            assert int(dut.s_o.value) == s and int(dut.err_o.value) == err, "response changed under back-pressure"
+            assert self.sample() == first, "response changed under back-pressure"
+            if self.single:
+                assert int(dut.in_ready_o.value) == 0, "in_ready_o high while a response is held"
+            self.holding()
         await FallingEdge(self.clk)
         dut.out_ready_i.value = 1
         await RisingEdge(self.clk)
         await FallingEdge(self.clk)
         dut.out_ready_i.value = 0
-        cycles = round(t_valid - t_accept)
-        return Response(s, err, cycles)
+        return first, round(t_valid - t_accept)
 
-    async def wait_valid(self) -> float:
-        """Wait for out_valid_o to rise; returns that edge's time in cycles."""
-        await with_timeout(RisingEdge(self.dut.out_valid_o), self.timeout_ns(), "ns")
-        return self.now_cycles()
+
+# --- the common core interface ----------------------------------------------
+@dataclass
+class Response:
+    s: int
+    err: int
+    cycles: int
+
+
+def core_timeout(core: cores.Core, width: int, params: dict[str, int]) -> int:
+    """Twice the latency bound (plus slack) is a hang."""
+    return 2 * core.bound(width, params) + 100
+
+
+class CoreDriver(Handshake):
+    """A core on the common interface; core, width and parameters from the
+    simulation's environment (:func:`config`)."""
+
+    request_ports = ("a_i", "b_i", "n_i")
+    response_ports = ("s_o", "err_o")
+
+    def __init__(self, dut) -> None:
+        core, width, params = config()
+        super().__init__(dut, core_timeout(core, width, params), single=core.in_flight(params) == 1)
+
+    async def response(self, t_accept: float, ready_after: int = 0, t_valid: float | None = None) -> Response:
+        (s, err), cycles = await self.take(t_accept, ready_after, t_valid)
+        return Response(s, err, cycles)
 
     async def mul(self, a: int, b: int, n: int, ready_after: int = 0) -> Response:
         t = await self.request(a, b, n)
         return await self.response(t, ready_after)
+
+    async def batch_row(self, a: int, b: int, n: int) -> list[int]:
+        r = await self.mul(a, b, n)
+        return [r.s, r.err, r.cycles]
+
+
+# --- the carry-save FCS cores ---------------------------------------------------
+@dataclass
+class CsResponse:
+    ss: int
+    sc: int
+    err: int
+    cycles: int
+
+
+class CsDriver(Handshake):
+    """The carry-save cores mm_fcs1 / mm_fcs2: (AS, AC, BS, BC, N) -> (SS, SC)."""
+
+    request_ports = ("as_i", "ac_i", "bs_i", "bc_i", "n_i")
+    response_ports = ("ss_o", "sc_o", "err_o")
+
+    def __init__(self, dut) -> None:
+        core, width, params = config()
+        super().__init__(dut, core_timeout(core, width, params))
+
+    async def response(self, t_accept: float, ready_after: int = 0, t_valid: float | None = None) -> CsResponse:
+        (ss, sc, err), cycles = await self.take(t_accept, ready_after, t_valid)
+        return CsResponse(ss, sc, err, cycles)
+
+    async def mul(self, op: tuple[int, int, int, int, int], ready_after: int = 0) -> CsResponse:
+        t = await self.request(*op)
+        return await self.response(t, ready_after)
+
+
+# --- the exponentiation engine ------------------------------------------------------
+@dataclass
+class ExpResponse:
+    result: int
+    err: int
+    cycles: int
+    mults: int
+
+
+@dataclass
+class Product:
+    """One core product seen at the engine/core boundary."""
+
+    a: int
+    b: int
+    s: int
+    err: int
+
+
+class ProductMonitor:
+    """Records every product: operands at the core's accepting edge, result
+    at the edge that raises the core's out_valid.  Reads the engine's own
+    nets (core_in_valid, op_a, ...), visible in both simulators."""
+
+    def __init__(self, dut) -> None:
+        self.dut = dut
+        self.products: list[Product] = []
+        self._task = None
+
+    def start(self) -> None:
+        self._task = cocotb.start_soon(self._run())
+
+    def stop(self) -> None:
+        """Stop recording (e.g. before a reset cuts a product short)."""
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    async def _run(self) -> None:
+        dut = self.dut
+        while True:
+            await RisingEdge(dut.core_in_valid)
+            # in_valid stays high until the core's in_ready (the edge that
+            # accepts); the operands are stable meanwhile.
+            await ReadOnly()
+            a, b = int(dut.op_a.value), int(dut.op_b.value)
+            await RisingEdge(dut.core_out_valid)
+            await ReadOnly()
+            self.products.append(Product(a, b, int(dut.core_s.value), int(dut.core_err.value)))
+
+    def take(self) -> list[Product]:
+        out, self.products = self.products, []
+        return out
+
+
+class ModexpDriver(Handshake):
+    """mm_modexp: (base, exp, exp_len, N, R^2 mod N, ladder) -> result; counts
+    the products handed to the core (rising core_in_valid)."""
+
+    request_ports = ("base_i", "exp_i", "exp_len_i", "n_i", "r2_i", "ladder_i")
+    response_ports = ("result_o", "err_o")
+
+    def __init__(self, dut) -> None:
+        super().__init__(dut, int(os.environ["MONTMUL_MODEXP_TIMEOUT"]))
+        self.mults = 0
+        self.mults_at_accept = 0
+
+    async def start(self) -> None:
+        await super().start()
+        cocotb.start_soon(self._count())
+
+    async def _count(self) -> None:
+        while True:
+            await RisingEdge(self.dut.core_in_valid)
+            self.mults += 1
+
+    def accepted(self, t: float) -> None:
+        self.mults_at_accept = self.mults
+
+    def holding(self) -> None:
+        assert self.mults == self._mults_held, "core started while a response is held"
+
+    async def response(self, t_accept: float, ready_after: int = 0, t_valid: float | None = None) -> ExpResponse:
+        self._mults_held = None
+        # The count is read when the response is first seen (before any
+        # back-pressure cycle); holding() checks it does not move.
+        if t_valid is None:
+            await ReadOnly()
+            if not int(self.dut.out_valid_o.value):
+                t_valid = await self.wait_valid()
+                await ReadOnly()
+            else:
+                t_valid = float(math.floor(self.now_cycles()))
+        self._mults_held = self.mults
+        (result, err), cycles = await self.take(t_accept, ready_after, t_valid)
+        return ExpResponse(result, err, cycles, self._mults_held - self.mults_at_accept)
+
+    async def modexp(
+        self, base: int, exp: int, exp_len: int, n: int, r2: int, ladder: int, ready_after: int = 0
+    ) -> ExpResponse:
+        t = await self.request(base, exp, exp_len, n, r2, ladder)
+        return await self.response(t, ready_after)
+
+    async def batch_row(self, base: int, exp: int, exp_len: int, n: int, r2: int, ladder: int) -> list[int]:
+        r = await self.modexp(base, exp, exp_len, n, r2, ladder)
+        return [r.result, r.err, r.cycles, r.mults]
+
+
+#: The batch module's drivers, by kind (:func:`montmul.sim.runner.run_batch`).
+BATCH_DRIVERS = {"core": CoreDriver, "modexp": ModexpDriver}

@@ -2,8 +2,8 @@
 """Build mm_modexp on a registered core and run exponentiations on it.
 
 Safe to import outside a simulation (like :mod:`montmul.sim.runner`, which
-does the building): the engine on core C is described to the runner as one
-more :class:`~montmul.cores.Core` whose RTL is C's files, the generated
+does the building): the engine on core C is described to the runner as an
+:class:`Engine` whose RTL is C's files, the generated
 ``mm_modexp_core`` wrapper (``build/modexp/<core>_<params>/``) and
 ``rtl/modexp/mm_modexp.sv``, with the single HDL parameter ``Width``.  So one
 build directory per (simulator, core, core parameters, width), shared by all
@@ -13,17 +13,16 @@ jobs, and the runner's locking and up-to-date checks apply unchanged.
 from __future__ import annotations
 
 import json
-import tempfile
-from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 from .. import cores
-from ..modexp import (
+from ..engine import (
     ENGINE_RTL,
     MUL_OVERHEAD,
     REDUCE_CYCLES,
     ModexpResult,
-    _check_ports,
+    check_ports,
     core_hdl_params,
     default_exp_len,
     r2_mod,
@@ -39,30 +38,42 @@ def _tag(values: dict[str, int]) -> str:
     return "_".join(f"{k}{v}" for k, v in sorted(values.items()))
 
 
-def engine(core: str, params: dict[str, int] | None = None) -> cores.Core:
+@dataclass(frozen=True)
+class Engine:
+    """mm_modexp on one core, as the runner builds it: the core's files, the
+    generated wrapper, the engine; the single HDL parameter ``Width``."""
+
+    name: str
+    rtl: tuple[str, ...]  #: under rtl/ (the wrapper's path is absolute)
+    top: str = "mm_modexp"
+
+    def sources(self) -> list[Path]:
+        return [cores.RTL / f for f in self.rtl]
+
+    def includes(self) -> list[Path]:
+        return [cores.RTL / "common"]
+
+    def hdl_params(self, width: int, **given: int) -> dict[str, int]:
+        cores.WIDTH.check("Width", width)
+        if given:
+            raise ValueError(f"mm_modexp has no parameter {', '.join(sorted(given))}")
+        return {"Width": width}
+
+
+def engine(core: str, params: dict[str, int] | None = None) -> Engine:
     """The engine on ``core`` as a buildable unit (writes its wrapper)."""
     c = cores.get(core)
     fixed = core_hdl_params(core, params)
     name = f"modexp_{c.name}" + (f"_{_tag(fixed)}" if fixed else "")
     wrapper = write_core_wrapper(WRAPPER_ROOT / name / "mm_modexp_core.sv", core, params)
-    return cores.Core(
-        name=name,
-        family="modexp",
-        paper="004 Algorithm 2 (square-and-multiply); Montgomery powering ladder",
-        # An absolute path stays absolute under RTL / path.
-        rtl=c.rtl + (str(wrapper), ENGINE_RTL),
-        model=c.model,
-        params={"Width": c.params["Width"]},
-        r_log2=c.r_log2,
-        description=f"mm_modexp on {c.name}",
-    )
+    return Engine(name, c.rtl + (str(wrapper), ENGINE_RTL))
 
 
 def timeout_cycles(core: str, width: int, params: dict[str, int] | None = None) -> int:
     """A generous bound on one exponentiation's latency (for hang detection):
     the most products (ladder, exp_len = Width) at the core's worst case."""
     c = cores.get(core)
-    bound = c.bound(width, params) or 64 * width
+    bound = c.bound(width, params)
     mults = 3 + 2 * width + 1
     return 2 * (mults * (bound + MUL_OVERHEAD) + 2 * REDUCE_CYCLES) + 100
 
@@ -123,39 +134,12 @@ def simulate(
     """Run every (base, exp, n) on the RTL; R^2 from :func:`r2_mod`, exp_len
     the exponent's bit length (at least 1).  ``mults`` counts the products the
     engine handed to its core (counted at the core's handshake)."""
-    if not jobs:
-        return []
     reqs = []
     for base, exp, n in jobs:
         t = default_exp_len(exp)
-        r2 = r2_mod(n, core, width) if n >= 1 else 0
-        _check_ports(base, exp, n, r2, t, width)
-        reqs.append([hex(base), hex(exp), t, hex(n), hex(r2), int(ladder)])
-    build(core, sim, width, params)
-    procs = max(1, min(procs, len(reqs)))
-    shards = [reqs[i::procs] for i in range(procs)]
-    with tempfile.TemporaryDirectory(prefix="montmul_modexp_") as tmp:
-        tmpd = Path(tmp)
-
-        def one(idx: int) -> list[ModexpResult]:
-            vin, vout = tmpd / f"jobs{idx}.json", tmpd / f"res{idx}.json"
-            vin.write_text(json.dumps(shards[idx]))
-            run(
-                core,
-                sim,
-                width,
-                test_module="montmul.sim.modexp_batch",
-                test_dir=tmpd / f"shard{idx}",
-                params=params,
-                extra_env={"MONTMUL_MODEXP_JOBS": str(vin), "MONTMUL_MODEXP_RESULTS": str(vout)},
-                tag=f"shard{idx}",
-                build_first=False,
-            )
-            return [ModexpResult(int(r, 16), e, c, m) for r, e, c, m in json.loads(vout.read_text())]
-
-        with ThreadPoolExecutor(procs) as pool:
-            parts = list(pool.map(one, range(procs)))
-    out: list[ModexpResult] = [None] * len(reqs)  # type: ignore[list-item]
-    for i, part in enumerate(parts):
-        out[i::procs] = part
-    return out
+        r2 = r2_mod(n, core, width, params) if n >= 1 else 0
+        check_ports(base, exp, n, r2, t, width)
+        reqs.append([base, exp, t, n, r2, int(ladder)])
+    rows = runner.run_batch(engine(core, params), sim, width, "modexp", reqs, procs,
+                            extra_env=env(core, width, params))
+    return [ModexpResult(*row) for row in rows]

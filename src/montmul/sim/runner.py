@@ -12,6 +12,8 @@ import fcntl
 import json
 import os
 import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..cores import ROOT, Core
@@ -148,3 +150,42 @@ def _test(sim, core, testcase, bdir, test_dir, env, waves, name, log, test_modul
         log_file=str(log),
     )
 
+
+
+def run_batch(
+    core: Core,
+    sim: str,
+    width: int,
+    kind: str,
+    requests: list[list[int]],
+    procs: int = 1,
+    params: dict[str, int] | None = None,
+    extra_env: dict[str, str] | None = None,
+) -> list[list[int]]:
+    """Drive every request of ``requests`` through one build of ``core`` with
+    the batch driver ``kind`` (:mod:`montmul.sim.batch`); returns one response
+    row per request, in order.  Builds once, then runs ``procs`` simulator
+    processes in parallel on shards of the requests."""
+    if not requests:
+        return []
+    build(core, sim, width, params)
+    procs = max(1, min(procs, len(requests)))
+    shards = [requests[i::procs] for i in range(procs)]
+    with tempfile.TemporaryDirectory(prefix="montmul_") as tmp:
+        tmpd = Path(tmp)
+
+        def one(idx: int) -> list[list[int]]:
+            vin, vout = tmpd / f"in{idx}.json", tmpd / f"out{idx}.json"
+            vin.write_text(json.dumps([[hex(v) for v in req] for req in shards[idx]]))
+            env = {"MONTMUL_BATCH_KIND": kind, "MONTMUL_BATCH_IN": str(vin), "MONTMUL_BATCH_OUT": str(vout)}
+            env.update(extra_env or {})
+            run(core, sim, width, test_module="montmul.sim.batch", test_dir=tmpd / f"shard{idx}",
+                extra_env=env, params=params, tag=f"shard{idx}", build_first=False)
+            return [[int(v, 16) for v in row] for row in json.loads(vout.read_text())]
+
+        with ThreadPoolExecutor(procs) as pool:
+            parts = list(pool.map(one, range(procs)))
+    out: list[list[int]] = [[] for _ in requests]
+    for i, part in enumerate(parts):
+        out[i::procs] = part
+    return out

@@ -39,7 +39,7 @@ from .flows import DEFAULTS, TARGETS
 from .tools import ToolError
 
 __all__ = [
-    "Job", "synth", "run_many", "cache_key", "derived", "figures", "model_cycles",
+    "Job", "synth", "run_many", "cache_key", "derived", "figures",
     "TARGETS", "DEFAULTS", "ToolError", "BUILD",
 ]
 
@@ -76,13 +76,6 @@ class Job:
         if self.target not in TARGETS:
             raise ValueError(f"unknown target {self.target!r}; use one of {', '.join(TARGETS)}")
         core = cores.lookup(self.core)
-        core.params["Width"].check("Width", self.width)
-        unknown = sorted(set(self.params) - set(core.params) - set(core.hdl_overrides))
-        if unknown:
-            raise ValueError(f"core {core.name} has no HDL parameter {', '.join(unknown)}; it has {', '.join(core.params)}")
-        fixed = sorted(k for k in self.params if k in core.hdl_overrides and self.params[k] != core.hdl_overrides[k])
-        if fixed:
-            raise ValueError(f"core {core.name} fixes {', '.join(f'{k}={core.hdl_overrides[k]}' for k in fixed)}")
         hdl = core.hdl_params(self.width, **self.params)
         bad = sorted(set(self.options) - set(DEFAULTS[self.target]))
         if bad:
@@ -113,7 +106,7 @@ def cache_key(job: Job) -> tuple[str, dict]:
         "flow_files": _hashes(flow_files),
     }
     if job.target == "asic":
-        data["liberty"] = flows.sha256_file(flows._liberty(opts))
+        data["liberty"] = flows.sha256_file(flows.liberty_path(opts))
     key = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:24]
     return key, data
 
@@ -224,12 +217,3 @@ def run_many(
         msg = "; ".join(f"{e['core']} w{e['width']} {e['target']}: {e['error']}" for e in errors)
         raise ToolError(f"{len(errors)} synthesis job(s) failed: {msg}")
     return results  # type: ignore[return-value]
-
-
-def model_cycles(core_name: str, width: int, samples: int = 1000, seed: int = 1, params: dict | None = None) -> float:
-    """Average cycles of one multiplication from the core's cycle model over
-    ``samples`` random operands (``montmul.stats.cycle_stats``)."""
-    from ..stats import cycle_stats
-
-    core = cores.get(core_name)
-    return cycle_stats(core, width, samples, seed, "model", params=params)["avg"]

@@ -162,7 +162,7 @@ def run_ecp5(core: Core, hdl: dict[str, int], opts: dict, cwd: Path) -> dict:
 
 
 # --------------------------------------------------------------------------
-def _liberty(opts: dict) -> Path:
+def liberty_path(opts: dict) -> Path:
     lib = ROOT / str(opts["liberty"])
     if not lib.is_file():
         raise ToolError(f"liberty {lib} not found; scripts/setup.sh unpacks the OSU 0.18 um library (run `make setup`)")
@@ -196,7 +196,7 @@ def t_fa(opts: dict, cache_dir: Path, work_root: Path) -> dict:
     """T_FA: the full-adder cell's delay, measured in OpenSTA as the steady-
     state stage delay of chains of FA cells (syn/asic_tfa.tcl.in); cached per
     liberty, cell, script and OpenSTA version."""
-    lib = _liberty(opts)
+    lib = liberty_path(opts)
     cell, sum_pin = str(opts["fa_cell"]), str(opts["fa_sum"])
     key_data = {
         "what": "t_fa", "liberty": sha256_file(lib), "cell": cell, "sum": sum_pin,
@@ -250,7 +250,7 @@ def t_fa(opts: dict, cache_dir: Path, work_root: Path) -> dict:
 
 
 def run_asic(core: Core, hdl: dict[str, int], opts: dict, cwd: Path, cache_dir: Path, work_root: Path) -> dict:
-    lib = _liberty(opts)
+    lib = liberty_path(opts)
     librel = rel(lib, cwd)
     period_ps = int(opts["period_ps"])
     (cwd / "abc.script").write_text(fill("asic_abc.script.in", PERIOD_PS=period_ps, MAX_FANOUT=int(opts["max_fanout"])))
