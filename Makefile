@@ -7,9 +7,13 @@ PY      := $(VENV)/bin/python
 export PATH := $(CURDIR)/.tools/bin:$(CURDIR)/$(VENV)/bin:$(PATH)
 JOBS    ?= $(shell nproc)
 
-.PHONY: setup demo test test-fast lint cycles report clean bench-rsa
+.PHONY: help setup demo test test-fast lint cycles report clean bench-rsa
 
-setup:
+help:  ## list the targets (this text)
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):[^#]*## /  make \1\t/' | expand -t 22
+	@echo "  variables: JOBS=$(JOBS) (parallel processes), UPDATE=1 (make bench-rsa: refresh bench/rsa.md)"
+
+setup:  ## install the tools and .venv (idempotent; every target calls it)
 	@bash scripts/setup.sh
 
 demo: setup  ## set up, then run the main job (both simulators' results beside the models)
@@ -18,21 +22,21 @@ demo: setup  ## set up, then run the main job (both simulators' results beside t
 test: setup  ## set up, then run the whole test suite (models, CLI, lint, RTL benches)
 	$(PY) -m pytest -n $(JOBS) -q
 
-test-fast: setup  ## pure-Python tests only
-	$(PY) -m pytest -n $(JOBS) -q tests
+test-fast: setup  ## pure-Python tests only (no simulator, lint or synthesis; under a minute)
+	$(PY) -m pytest -n $(JOBS) -q -m "not rtl and not slow" tests
 
-lint: setup
+lint: setup  ## Verilator and Verible lint of every RTL file
 	$(PY) -m pytest -q tests/test_lint.py
 
-cycles: setup  ## the issue's bulk cycle statistics at 1024 and 2048 bits
-	$(PY) -m montmul.cli cycles --core scs_new --width 1024 --samples 10000
-	$(PY) -m montmul.cli cycles --core scs_new --width 2048 --samples 10000
+cycles: setup  ## cycle statistics of scs_new at 1024 and 2048 bits on Verilator (about 10 min)
+	$(PY) -m montmul.cli cycles --core scs_new --width 1024 --samples 10000 --sim verilator
+	$(PY) -m montmul.cli cycles --core scs_new --width 2048 --samples 10000 --sim verilator
 
-report: setup  ## every core through the ASIC, ECP5 and Xilinx flows: docs/results.md, docs/figures/, README table
-	$(PY) -m montmul.cli report --widths 1024,2048 --fpga-widths 256
+report: setup  ## refresh docs/results.md, docs/figures/, README's table (hours from a fresh clone; minutes cached)
+	$(PY) -m montmul.cli report --widths 1024,2048 --fpga-widths 256 --out docs
 
-bench-rsa: setup  ## RSA-1024/2048 private-key cycles per core (model), ECP5 time, papers 002/004, OpenSSL
-	$(PY) bench/bench_rsa.py --out bench/rsa.md
+bench-rsa: setup  ## RSA bench into build/bench/rsa.md (UPDATE=1: refresh the tracked bench/rsa.md)
+	$(PY) bench/bench_rsa.py --out $(if $(UPDATE),bench/rsa.md,build/bench/rsa.md) --tracked bench/rsa.md
 
-clean:
+clean:  ## delete build/ (simulator builds, synthesis cache: the next make report reruns synthesis)
 	rm -rf build .pytest_cache

@@ -4,6 +4,7 @@
 
     python bench/bench_rsa.py [--cores all|a,b] [--bits 1024,2048] [--sim model|icarus|verilator]
                               [--samples S] [--sw-reps R] [--jobs J] [--synth] [--json] [--out FILE]
+                              [--tracked bench/rsa.md]
 
 For RSA-1024 and RSA-2048 (the keys of NIST's SigGen15_186-2 file, so the
 run is reproducible) it signs ``samples`` fixed messages (RSASSA-PKCS1-v1_5,
@@ -17,7 +18,14 @@ cache (``build/synth/cache``) only; the bench starts no synthesis unless
 ``--synth`` (widths up to 512; nextpnr-ecp5 routes only up to 512-bit cores
 here).  The Fmax is the bare core's: the engine around it adds a multiplexer
 and a comparator, so the engine's own Fmax may be lower.  Missing figures
-print "n/a" with the reason.
+print "n/a" with the reason.  With ``--tracked FILE`` (the tracked
+``bench/rsa.md``), an Fmax the cache cannot give is carried over from that
+file and marked "not recomputed", and the bench lists on stderr every
+number it could not recompute (``--synth`` reruns them, about two minutes
+per ECP5 job): a fresh clone, whose synthesis cache is empty, loses none.
+
+``make bench-rsa`` writes ``build/bench/rsa.md``; ``make bench-rsa UPDATE=1``
+refreshes the tracked ``bench/rsa.md``.
 """
 
 from __future__ import annotations
@@ -32,7 +40,7 @@ import sys
 import time
 from pathlib import Path
 
-from montmul import cores, rsa
+from montmul import cores, progress, rsa
 
 #: nextpnr-ecp5 runs that complete here (docs: the lead's synthesis notes).
 ECP5_MAX_WIDTH = 512
@@ -115,6 +123,23 @@ def ecp5_fmax(core: str, width: int, run_synth: bool = False) -> tuple[float | N
     return None, f"not synthesized (montmul synth --core {core} --width {width} --target ecp5)"
 
 
+def tracked_fmax(path: str | None) -> dict[tuple[str, int, bool], float]:
+    """The ECP5 Fmax column of a previous run's Markdown (the tracked
+    bench/rsa.md): {(core, bits, crt): MHz} for the rows that have one."""
+    out: dict[tuple[str, int, bool], float] = {}
+    if not path or not Path(path).is_file():
+        return out
+    for line in Path(path).read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 10 or not cells[0].startswith("`"):
+            continue
+        try:
+            out[(cells[0].strip("`"), int(cells[1]), cells[2] == "yes")] = float(cells[7].split()[0])
+        except ValueError:
+            continue
+    return out
+
+
 def run_core(core: str, bits: int, crt: bool, sim: str, samples: int) -> dict:
     """Average cycles of ``samples`` signatures on ``core``."""
     key = nist_key(bits)
@@ -192,7 +217,8 @@ def markdown(data: dict) -> str:
     out.append("|---|---|---|---|---|---|---|---|---|---|")
     for r in data["rows"]:
         f = r["fmax_mhz"]
-        fmax = f"{f:.1f}" if f else f"n/a: {r['fmax_note']}"
+        fmax = (f"{f:.1f}" + (" (not recomputed: cached synthesis result missing)"
+                              if "not recomputed" in r["fmax_note"] else "")) if f else f"n/a: {r['fmax_note']}"
         t1 = f"{r['cycles'] / (f * 1e3):.2f}" if f else "n/a"
         t2 = f"{r['cycles_parallel'] / (f * 1e3):.2f}" if f and r["crt"] else ("n/a" if r["crt"] else "-")
         spread = "" if r["cycles_min"] == r["cycles_max"] else f" ({_fmt_int(r['cycles_min'])}-{_fmt_int(r['cycles_max'])})"
@@ -231,7 +257,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1, help="parallel processes for the cores")
     ap.add_argument("--synth", action="store_true", help="run missing ECP5 synthesis (widths <= 512)")
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--out", help="also write the Markdown (or JSON) to this file")
+    ap.add_argument("--out", help="also write the Markdown (or JSON) to this file (make bench-rsa: "
+                                  "build/bench/rsa.md)")
+    ap.add_argument("--tracked", metavar="MD",
+                    help="a previous run's Markdown (bench/rsa.md): Fmax values the synthesis cache cannot give "
+                         "are carried over from it, marked as not recomputed")
     args = ap.parse_args(argv)
     names = list(cores.CORES) if args.cores == "all" else [c.strip() for c in args.cores.split(",") if c.strip()]
     try:
@@ -248,15 +278,24 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     tasks = [(c, b, crt) for c in names for b in bits for crt in (True, False)]
     t0 = time.perf_counter()
-    with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+    progress.enable(True)
+    with progress.Bar(len(tasks), "bench_rsa: signatures per core", unit="config") as bar, \
+            concurrent.futures.ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futs = [pool.submit(run_core, c, b, crt, args.sim, args.samples) for c, b, crt in tasks]
         rows = []
-        for (c, b, crt), fut in zip(tasks, futs):
+        for fut in futs:
             rows.append(fut.result())
-            if not args.json:
-                print(f"  {c} RSA-{b} {'CRT' if crt else 'no CRT'}: done", file=sys.stderr)
+            bar.update()
+    old = tracked_fmax(args.tracked)
+    missing = []
     for r in rows:
         r["fmax_mhz"], r["fmax_note"] = ecp5_fmax(r["core"], r["width"], args.synth)
+        if r["fmax_mhz"] is None and r["width"] <= ECP5_MAX_WIDTH:
+            prev = old.get((r["core"], r["bits"], r["crt"]))
+            missing.append(f"{r['core']} at {r['width']} bits" + (" (carried over)" if prev else ""))
+            if prev:
+                r["fmax_mhz"] = prev
+                r["fmax_note"] = f"from {args.tracked}, not recomputed ({r['fmax_note']})"
         f = r["fmax_mhz"]
         r["time_ms"] = r["cycles"] / (f * 1e3) if f else None
         r["time_parallel_ms"] = r["cycles_parallel"] / (f * 1e3) if f and r["crt"] else None
@@ -268,9 +307,22 @@ def main(argv: list[str] | None = None) -> int:
     }
     text = json.dumps(data, indent=1) if args.json else markdown(data)
     print(text)
+    if missing:
+        print(f"bench_rsa: {len(missing)} ECP5 Fmax value(s) not recomputed (no current result in the synthesis "
+              f"cache, {os.path.relpath(_cache_dir())}): {', '.join(missing)}"
+              + (f"; carried over from {args.tracked} where marked" if args.tracked else "")
+              + "; --synth reruns them (about 2 min per job)", file=sys.stderr)
     if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(text + "\n")
+        print(f"bench_rsa: wrote {args.out} ({data['seconds']} s)", file=sys.stderr)
     return 0
+
+
+def _cache_dir() -> Path:
+    from montmul.synth import default_build
+
+    return default_build() / "cache"
 
 
 if __name__ == "__main__":

@@ -34,6 +34,8 @@ def test_mul_model_json(capsys, core):
     d = json.loads(out)
     assert d["r_log2"] == 34
     n = P001["n"]
+    assert d["n"] == hex(n)  # big integers as 0x-hex strings (exact in any JSON tool)
+    d["result"] = int(d["result"], 16)
     assert d["result"] % n == P001["a"] * P001["b"] * pow(2, -34, n) % n
     # paper 001's value with its R = 2^32
     assert d["result"] * 4 % n == 1567508594
@@ -48,7 +50,7 @@ def test_mul_model_json(capsys, core):
 ])
 def test_mul_rejects(capsys, argv, needle):
     code, _, err = run(capsys, "mul", "--core", "scs_new", "--width", "8", *argv)
-    assert code == 2 and needle in err
+    assert code == 3 and needle in err  # rejected input
 
 
 def test_bad_core_and_width(capsys):
@@ -92,10 +94,14 @@ def test_rtl_paths(capsys, sim):
                        "--b", "77", "--n", "0xfff1", "--sim", sim, "--json")
     assert code == 0, out
     d = json.loads(out)
-    assert d["result"] % 0xFFF1 == 0x1234 * 77 * pow(2, -18, 0xFFF1) % 0xFFF1
+    assert int(d["result"], 16) % 0xFFF1 == 0x1234 * 77 * pow(2, -18, 0xFFF1) % 0xFFF1
     code, _, err = run(capsys, "mul", "--core", "scs_new", "--width", "16", "--a", "1", "--b", "1",
                        "--n", "8", "--sim", sim)
-    assert code == 2 and "even" in err
+    assert code == 3 and "even" in err
+    # wider than --width: the model's clean rejection, no attempt to drive the RTL's ports
+    code, _, err = run(capsys, "mul", "--core", "scs_new", "--width", "16", "--a", "1", "--b", "1",
+                       "--n", "0x10001", "--sim", sim)
+    assert code == 3 and "does not fit" in err
     code, out, _ = run(capsys, "cycles", "--core", "scs_new", "--width", "16", "--samples", "40",
                        "--sim", sim, "--jobs", "2", "--json")
     d = json.loads(out)

@@ -30,7 +30,7 @@ def test_modexp_json_equals_pow_and_model(capsys, ladder):
     code, out, _ = run(capsys, *argv)
     assert code == 0
     d = json.loads(out)
-    assert d["result"] == pow(123456789, 65537, N64)
+    assert int(d["result"], 16) == pow(123456789, 65537, N64)  # big integers as hex strings
     want = modexp_model(123456789, 65537, N64, core="scs_new", width=64, ladder=ladder)
     assert (d["cycles"], d["mults"]) == (want.cycles, want.mults) and d["ladder"] is ladder
 
@@ -49,7 +49,7 @@ def test_modexp_text(capsys):
 ])
 def test_modexp_rejects(capsys, argv, msg):
     code, _, err = run(capsys, "modexp", "--core", "scs_new", "--width", 32, *argv)
-    assert code == 2 and msg in err
+    assert code == 3 and msg in err  # rejected input
 
 
 @pytest.fixture(scope="module")
@@ -77,19 +77,20 @@ def test_rsa_sign_then_verify(capsys, keyfile, tmp_path):
     assert code == 0 and "signature valid" in out and "cryptography agrees" in out
     code, _, err = run(capsys, "rsa", "--core", "r2_basic", "--key", path, "verify", "--message", "hellO",
                        "--signature-file", tmp_path / "sig")
-    assert code == 2 and "invalid signature" in err
+    assert code == 1 and "invalid signature" in err  # verification failure, not a usage error
 
 
 def test_rsa_bad_signature_message(capsys, keyfile):
     _, path = keyfile
     code, _, err = run(capsys, "rsa", "--core", "r2_basic", "--key", path, "verify", "--message", "x",
                        "--signature", "00" * 128)
-    assert code == 2 and "invalid signature" in err
+    assert code == 1 and "invalid signature" in err
 
 
 def test_rsa_no_crt_and_pss(capsys, keyfile):
     key, path = keyfile
-    code, out, _ = run(capsys, "rsa", "--core", "scs_new_ct", "--key", path, "--no-crt", "--json", "sign",
+    code, out, _ = run(capsys, "rsa", "--core", "scs_new_ct", "--key", path, "--no-crt", "--no-ladder",
+                       "--allow-timing-leak", "--json", "sign",
                        "--message-hex", "00ff", "--padding", "pss", "--hash", "sha384")
     assert code == 0
     d = json.loads(out)
@@ -120,26 +121,107 @@ def test_rsa_generated_key(capsys, tmp_path):
     assert key.bits == 1024 and key.is_private
 
 
-@pytest.mark.parametrize("argv, msg", [
-    (["--bits", 1024, "verify", "--message", "x", "--signature", "00"], "needs the key"),
-    (["sign", "--message", "x"], "give --bits"),
-    (["--bits", 2048, "--key", "KEY", "sign", "--message", "x"], "has 1024 bits"),
-    (["--key", "/nonexistent.pem", "sign", "--message", "x"], "cannot read"),
-    (["--key", "KEY", "encrypt", "--message", "a" * 100], "message too long"),
-    (["--key", "KEY", "decrypt", "--ciphertext", "zz"], "not hex"),
-    (["--key", "KEY", "sign", "--message", "x", "--hash", "md5"], "unsupported hash"),
-    (["--core", "nope", "--key", "KEY", "sign", "--message", "x"], "unknown core"),
+@pytest.mark.parametrize("argv, msg, status", [
+    (["--bits", 1024, "verify", "--message", "x", "--signature", "00"], "needs the key", 2),
+    (["sign", "--message", "x"], "give --bits", 2),
+    (["--bits", 2048, "--key", "KEY", "sign", "--message", "x"], "has 1024 bits", 2),
+    (["--key", "/nonexistent.pem", "sign", "--message", "x"], "cannot read", 2),
+    (["--key", "KEY", "encrypt", "--message", "a" * 100], "message too long", 3),
+    (["--key", "KEY", "decrypt", "--ciphertext", "zz"], "not hex", 2),
+    (["--key", "KEY", "sign", "--message", "x", "--hash", "md5"], "unsupported hash", 2),
+    (["--key", "KEY", "sign", "--message", "x", "--hash", "shake128"], "RSASSA-PSS only", 2),
+    (["--key", "KEY", "sign", "--message", "x", "--mgf1-hash", "sha1"], "mgf1_hash does not apply", 2),
+    (["--key", "KEY", "sign", "--message", "x", "--padding", "pss", "--salt-length", "auto"], "verification only", 2),
+    (["--key", "KEY", "sign", "--message", "x", "--padding", "pss", "--hash", "shake256", "--mgf1-hash", "sha256"],
+     "mgf1_hash does not apply to PSS with shake256", 2),
+    (["--core", "nope", "--key", "KEY", "sign", "--message", "x"], "unknown core", 2),
 ])
-def test_rsa_errors(capsys, keyfile, argv, msg):
+def test_rsa_errors(capsys, keyfile, argv, msg, status):
     _, path = keyfile
     argv = [path if a == "KEY" else a for a in argv]
     code, _, err = run(capsys, "rsa", *argv)
-    assert code == 2 and msg in err
+    assert code == status and msg in err
 
 
 def test_rsa_usage_errors(capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(["rsa", "--bits", "1000", "sign", "--message", "x"])
-    assert exc.value.code == 2
+    code, _, err = run(capsys, "rsa", "--bits", "1000", "sign", "--message", "x")
+    assert code == 2 and "invalid choice" in err
     code, _, err = run(capsys, "rsa", "--bits", 1024)
     assert code == 2 and "give an action" in err
+
+
+# --------------------------------------------------------------------------
+# explicit PSS/OAEP parameters (issue 21).  Keys as in test_rsa_conformance.py:
+# E from cryptography with e = 3 (cheap public operations on the model), D the
+# same primes with e and d swapped (cheap private operations).
+@pytest.fixture(scope="module")
+def cheap_keys(tmp_path_factory):
+    from cryptography.hazmat.primitives.asymmetric import rsa as crsa
+
+    nums = crsa.generate_private_key(public_exponent=3, key_size=1024).private_numbers()
+    n, p, q, d = nums.public_numbers.n, nums.p, nums.q, nums.d
+    out = {}
+    for name, e, dd in (("E", 3, d), ("D", d, 3)):
+        key = rsa.from_numbers(n, e, dd, p, q)
+        path = tmp_path_factory.mktemp("keys") / f"{name}.pem"
+        path.write_bytes(key.to_pem())
+        out[name] = (key, path)
+    return out
+
+
+def test_rsa_verify_checks_the_salt_length(capsys, cheap_keys):
+    """A 0-byte-salt PSS signature: rejected without --salt-length (the
+    digest length is expected), accepted with --salt-length 0, and with
+    --salt-length auto, which says the length was read, not checked."""
+    key, path = cheap_keys["E"]
+    sig = key.cryptography_key().sign(b"m", cpad.PSS(cpad.MGF1(hashes.SHA256()), 0), hashes.SHA256())
+    base = ["rsa", "--core", "r2_basic", "--key", path, "verify", "--message", "m", "--padding", "pss",
+            "--signature", sig.hex()]
+    code, _, err = run(capsys, *base)
+    assert code == 1 and "invalid signature" in err
+    code, out, _ = run(capsys, *base, "--salt-length", 0)
+    assert code == 0 and "signature valid" in out and "salt 0 bytes\n" in out and "cryptography agrees" in out
+    code, out, _ = run(capsys, *base, "--salt-length", "auto", "--json")
+    d = json.loads(out)
+    assert code == 0 and (d["salt_length"], d["salt_recovered"], d["mgf1_hash"]) == (0, True, "sha256")
+    assert d["cryptography_ok"]
+
+
+def test_rsa_pss_sha3_with_mgf1_sha1(capsys, cheap_keys):
+    key, path = cheap_keys["D"]
+    code, out, _ = run(capsys, "rsa", "--core", "r2_basic", "--key", path, "--json", "sign", "--message", "m",
+                       "--padding", "pss", "--hash", "SHA3-256", "--mgf1-hash", "sha1", "--salt-length", 0)
+    d = json.loads(out)
+    assert code == 0 and (d["hash"], d["mgf1_hash"], d["salt_length"]) == ("sha3_256", "sha1", 0)
+    assert d["cryptography_ok"] and "cryptography verifies it" in d["cryptography"]
+    key.cryptography_key().public_key().verify(bytes.fromhex(d["result"]), b"m",
+                                               cpad.PSS(cpad.MGF1(hashes.SHA1()), 0), hashes.SHA3_256())
+
+
+def test_rsa_pss_shake(capsys, cheap_keys):
+    _, path = cheap_keys["D"]
+    code, out, _ = run(capsys, "rsa", "--core", "r2_basic", "--key", path, "sign", "--message", "m",
+                       "--padding", "pss", "--hash", "shake128")
+    assert code == 0 and "scheme    PSS, shake128, mask shake128 (RFC 8702), salt 32 bytes" in out
+    assert "not checked: cryptography has no RSASSA-PSS with shake128" in out
+
+
+def test_rsa_oaep_mgf1_hash(capsys, cheap_keys, tmp_path):
+    """Java's OAEPWithSHA-256AndMGF1Padding both ways; OAEP with SHA-3, which
+    cryptography cannot check, says so."""
+    (_, epath), (dkey, dpath) = cheap_keys["E"], cheap_keys["D"]
+    code, out, _ = run(capsys, "rsa", "--core", "r2_basic", "--key", epath, "encrypt", "--message", "hi",
+                       "--mgf1-hash", "sha1")
+    assert code == 0 and "OAEP, sha256, MGF1-sha1" in out and "cryptography decrypts it to the message" in out
+    ct = dkey.cryptography_key().public_key().encrypt(b"hi", cpad.OAEP(cpad.MGF1(hashes.SHA1()), hashes.SHA256(), None))
+    code, out, _ = run(capsys, "rsa", "--core", "r2_basic", "--key", dpath, "decrypt", "--ciphertext", ct.hex(),
+                       "--mgf1-hash", "sha1")
+    assert code == 0 and "message   hi\n" in out and "same message as cryptography's" in out
+    code, _, err = run(capsys, "rsa", "--core", "r2_basic", "--key", dpath, "decrypt", "--ciphertext", ct.hex())
+    assert code == 3 and "decryption error" in err
+    code, out, _ = run(capsys, "rsa", "--core", "r2_basic", "--key", epath, "encrypt", "--message", "hi",
+                       "--hash", "sha3_256", "--out", tmp_path / "ct")
+    assert code == 0 and "not checked: cryptography does not support oaep with sha3_256, MGF1-sha3_256" in out
+    code, out, _ = run(capsys, "rsa", "--core", "r2_basic", "--key", epath, "decrypt", "--hash", "sha3_256",
+                       "--ciphertext-file", tmp_path / "ct")
+    assert code == 0 and "message   hi\n" in out

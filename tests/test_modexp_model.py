@@ -221,8 +221,8 @@ def test_wrapper_follows_the_registry(core):
     text = core_wrapper(core)
     assert f"  {c.top} #(" in text and "module mm_modexp_core" in text
     for k, v in core_hdl_params(core).items():
-        onoff = (c.all_params[k].lo, c.all_params[k].hi) == (0, 1)
-        lit = f"1'b{v}" if onoff else str(v)
+        p = c.all_params[k]
+        lit = f"1'b{v}" if (p.lo, p.hi) == (0, 1) else str(v)
         assert f"({lit})" in text.split(f".{k}", 1)[1].splitlines()[0]
     for k, v in c.fixed.items():
         assert core_hdl_params(core)[k] == v

@@ -180,9 +180,9 @@ def test_pss_both_ways(genkey):
     ck = genkey.cryptography_key()
     msg = os.urandom(40)
     # cryptography signs (maximal or digest-length salt), we verify
-    salt = (cpad.PSS.MAX_LENGTH, cpad.PSS.DIGEST_LENGTH)[idx % 2]
+    salt, ours_name = ((cpad.PSS.MAX_LENGTH, "max"), (cpad.PSS.DIGEST_LENGTH, None))[idx % 2]
     sig = ck.sign(msg, cpss("sha256", salt), hashes.SHA256())
-    assert rsa.verify(genkey, msg, sig, FAST, padding="pss").data is True
+    assert rsa.verify(genkey, msg, sig, FAST, padding="pss", salt_length=ours_name).data is True
     # we sign, cryptography verifies (raises InvalidSignature otherwise);
     # the salt length rotates over the keys
     ours_salt, theirs_salt = [("digest", cpad.PSS.DIGEST_LENGTH), ("max", cpad.PSS.MAX_LENGTH),
@@ -281,6 +281,8 @@ def test_errors(key512):
         rsa.sign(k, b"m", FAST, hash="md5")
     with pytest.raises(ValueError, match="unknown signature padding"):
         rsa.sign(k, b"m", FAST, padding="oaep")
+    with pytest.raises(ValueError, match="512-bit key is too short for sha512 with any salt"):
+        rsa.sign(k, b"m", FAST, padding="pss", hash="sha512", salt_length="max")  # emLen < hLen + 2
     with pytest.raises(ValueError, match="CRT needs"):
         rsa.rsadp(rsa.RsaKey(k.n, k.e, k.d), 5, FAST, crt=True)
     with pytest.raises(KeyError, match="unknown core"):
@@ -429,6 +431,39 @@ def test_nist_siggen_pss_known_salt():
         assert got.data.hex() == c["S"].lower()
 
 
+def _sigverpss_cases():
+    return parse_rsp(_vector_dir() / "SigVerPSS_186-3.rsp")
+
+
+def _check_sigverpss(cases, hw):
+    """NIST made every SigVerPSS signature with a 10-byte salt: the verdicts
+    are right with salt_length=10, and with the default (the digest length)
+    the passing cases fail too: the salt length is checked, not read from
+    the signature."""
+    items = [(_public_key(c), bytes.fromhex(c["Msg"]), bytes.fromhex(c["S"])) for c in cases]
+    hs = [_hash(c) for c in cases]
+    assert {len(c["SaltVal"]) // 2 for c in cases} == {10}
+    given = rsa.verify_many(items, hw, padding="pss", hash=hs, salt_length=10)
+    for c, r in zip(cases, given):
+        assert isinstance(r, rsa.RsaResult) == c["Result"].startswith("P"), c["Result"]
+    assert all(r.salt_length == 10 and not r.salt_recovered for r in given if isinstance(r, rsa.RsaResult))
+    default = rsa.verify_many(items, hw, padding="pss", hash=hs)
+    assert all(isinstance(r, ValueError) and "invalid signature" in str(r) for r in default)
+
+
+def test_nist_sigverpss_subset_salt_length_given():
+    """1024 bits: one case of each verdict, rotating over the hashes."""
+    picks, seen = [], set()
+    for c in _sigverpss_cases():
+        kind = c["Result"][:5]
+        if c["mod"] == 1024 and kind not in seen and \
+                c["SHAAlg"] == ["SHA1", "SHA224", "SHA256", "SHA384", "SHA512"][len(seen) % 5]:
+            seen.add(kind)
+            picks.append(c)
+    assert len(picks) >= 4 and sum(c["Result"].startswith("P") for c in picks) == 1
+    _check_sigverpss(picks, FAST)
+
+
 def _sim_ready(sim: str) -> bool:
     """The engine's simulated path has landed and the simulator is installed."""
     import importlib.util
@@ -472,3 +507,9 @@ def test_nist_siggen_pss_full():
         got = rsa.sign(_private_key(c), bytes.fromhex(c["Msg"]), FAST, padding="pss", hash=_hash(c),
                        salt=bytes.fromhex(c["SaltVal"]))
         assert got.data.hex() == c["S"].lower()
+
+
+@pytest.mark.vectors_full
+@full
+def test_nist_sigverpss_full():
+    _check_sigverpss(_sigverpss_cases(), FAST)

@@ -7,47 +7,58 @@
 //     with in_valid_i && in_ready_o (accept_o, combinational, for that cycle);
 //   - the request is checked by mm_in_check on the request path (even or small
 //     modulus, operands outside [0, InBound*N) when CheckRange = 1);
-//   - a legal request raises start_o in its accepting cycle (the datapath
-//     loads its operands at that edge) and the shell stays busy until the
-//     datapath raises done_i: the edge of a busy cycle with done_i high is the
-//     last edge of the latency, after which out_valid_o is high;
+//   - a legal request raises start_o in its accepting cycle and the shell
+//     stays busy until the datapath raises done_i: the edge of a busy cycle
+//     with done_i high is the last edge of the latency, after which
+//     out_valid_o is high;
+//   - the datapath loads its operand registers on accept_o (or start_o):
+//     accept_o does not wait for the checker's comparators, so they stay off
+//     the load enables of the wide registers; after a rejected request the
+//     loaded values are never used (busy_o stays low and s_o is masked);
 //   - a rejected request is answered at the accepting edge itself (latency 0)
 //     with err_o = 1, and s_o = 0;
 //   - the response (out_valid_o, s_o, err_o) is held until out_ready_i; only
 //     then does the shell return to idle.
 // The result register belongs to the datapath (res_i); the shell only masks it
 // with the error flag, so every core answers s_o = 0 on a rejected request.
+// ResWidth lets a core whose result is not one operand-wide word (the
+// carry-save pair {SS, SC} of mm_fcs1/mm_fcs2) pass its whole result through
+// the mask; it defaults to OpWidth.
 `include "mm_macros.svh"
 
 module mm_req_ctrl #(
-  parameter int Width      = 8,  // modulus width k: >= 2
-  parameter int OpWidth    = 9,  // operand and result width: >= Width
-  parameter int InBound    = 2,  // operands must be below InBound*N: 1 or 2
-  parameter bit CheckRange = 1   // 1: reject operands >= InBound*N
+  parameter int Width      = 8,        // modulus width k: >= 2
+  parameter int OpWidth    = 9,        // operand width: >= Width
+  parameter int InBound    = 2,        // operands must be below InBound*N: 1 or 2
+  parameter bit CheckRange = 1,        // 1: reject operands >= InBound*N
+  parameter int ResWidth   = OpWidth   // result width (s_o, res_i): >= 1
 ) (
-  input  logic               clk_i,
-  input  logic               rst_ni,
+  input  logic                clk_i,
+  input  logic                rst_ni,
   // request (ports of the core)
-  input  logic               in_valid_i,
-  output logic               in_ready_o,
-  input  logic [OpWidth-1:0] a_i,
-  input  logic [OpWidth-1:0] b_i,
-  input  logic [Width-1:0]   n_i,
+  input  logic                in_valid_i,
+  output logic                in_ready_o,
+  input  logic [OpWidth-1:0]  a_i,
+  input  logic [OpWidth-1:0]  b_i,
+  input  logic [Width-1:0]    n_i,
   // response (ports of the core)
-  output logic               out_valid_o,
-  input  logic               out_ready_i,
-  output logic [OpWidth-1:0] s_o,
-  output logic               err_o,
+  output logic                out_valid_o,
+  input  logic                out_ready_i,
+  output logic [ResWidth-1:0] s_o,
+  output logic                err_o,
   // to and from the datapath
-  output logic               accept_o,  // a request (legal or not) is taken at this edge
-  output logic               start_o,   // a legal request is taken at this edge: load operands
-  output logic               busy_o,    // between start and done
-  input  logic               done_i,    // (while busy) the result is complete at this edge
-  input  logic [OpWidth-1:0] res_i      // the datapath's result register
+  output logic                accept_o,  // a request (legal or not) is taken at this edge
+  output logic                start_o,   // a legal request is taken at this edge
+  output logic                busy_o,    // between start and done
+  input  logic                done_i,    // (while busy) the result is complete at this edge
+  input  logic [ResWidth-1:0] res_i      // the datapath's result register
 );
 
   if (OpWidth < Width) begin : gen_bad_width
     `MM_FATAL("mm_req_ctrl: OpWidth must be >= Width")
+  end
+  if (ResWidth < 1) begin : gen_bad_res_width
+    `MM_FATAL("mm_req_ctrl: ResWidth must be >= 1")
   end
 
   typedef enum logic [1:0] {
@@ -118,6 +129,7 @@ module mm_req_ctrl #(
   assign busy_o      = (state_q == StBusy);
   assign out_valid_o = (state_q == StDone);
   assign err_o       = err_q;
-  assign s_o         = err_q ? '0 : res_i;
+  // A cast, not a '0 fill: ResWidth may exceed Verilator's replication limit.
+  assign s_o         = err_q ? ResWidth'(0) : res_i;
 
 endmodule

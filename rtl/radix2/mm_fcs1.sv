@@ -16,13 +16,15 @@
 //
 // Result SS + SC = A*B*2^-(k+2) mod N, in [0, 2N), for AS + AC and BS + BC in
 // [0, 2N) and odd N < 2^k.  This is not the common binary interface (the
-// operand and result ports are carry-save pairs); mm_fcs1_bin puts it behind
-// the common interface.  Handshake, reset and rejected requests follow
+// operand and result ports are carry-save pairs); mm_fcs_bin (Variant = 1)
+// puts it behind the common interface.  Handshake, reset and rejected requests follow
 // docs/interface.md: a request with an even N, N < 3 or (CheckRange = 1)
 // AS + AC >= 2N or BS + BC >= 2N is answered with err_o = 1, ss_o = sc_o = 0
 // at the accepting edge.
 // Latency: k+2 cycles after the accepting edge, for every input (the model
-// montmul.models.radix2.fcs1_cs counts the same).
+// montmul.models.radix2.fcs1_cs counts the same).  Handshake, input check and
+// error flag: the shared shell mm_req_ctrl, with the carry-save pair {SS, SC}
+// as its result.
 `include "mm_macros.svh"
 
 module mm_fcs1 #(
@@ -58,24 +60,15 @@ module mm_fcs1 #(
   localparam int Iters = Width + 2;
   localparam int CntW  = $clog2(Iters + 1);
 
-  typedef enum logic [1:0] {
-    StIdle,
-    StRun,
-    StDone
-  } state_e;
-
-  state_e          state_q, state_d;
   logic [SW-1:0]   ss_q, ss_d;
   logic [SW-1:0]   sc_q, sc_d;
   logic [Width:0]  bs_q, bs_d;
   logic [Width:0]  bc_q, bc_d;
   logic [Width-1:0] n_q, n_d;
   logic [CntW-1:0] cnt_q, cnt_d;
-  logic            err_q, err_d;
 
-  logic            req_err;
   logic [Width+1:0] a_sum, b_sum;  // AS + AC, BS + BC for the range check
-  logic            accept, run;
+  logic            accept, busy, done, unused_start;
   logic            ai;             // A_i from the BRFA
   logic            qi;
   logic [W-1:0]    x1, x2, x3;     // A_i*BS, A_i*BC, q_i*N
@@ -84,30 +77,43 @@ module mm_fcs1 #(
 
   // The range check sees the values of the carry-save pairs (one adder each
   // on the request path, beside the comparators; no register-to-register
-  // delay).
+  // delay).  The shell masks the whole carry-save result {SS, SC}; the final
+  // SS + SC < 2N < 2^(k+1), so bit k+1 of both words is zero.
   assign a_sum = {1'b0, as_i} + {1'b0, ac_i};
   assign b_sum = {1'b0, bs_i} + {1'b0, bc_i};
 
-  mm_in_check #(
+  mm_req_ctrl #(
     .Width     (Width),
     .OpWidth   (Width + 2),
     .InBound   (2),
-    .CheckRange(CheckRange)
-  ) u_in_check (
-    .a_i  (a_sum),
-    .b_i  (b_sum),
-    .n_i  (n_i),
-    .err_o(req_err)
+    .CheckRange(CheckRange),
+    .ResWidth  (2 * (Width + 1))
+  ) u_ctrl (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (in_valid_i),
+    .in_ready_o (in_ready_o),
+    .a_i        (a_sum),
+    .b_i        (b_sum),
+    .n_i        (n_i),
+    .out_valid_o(out_valid_o),
+    .out_ready_i(out_ready_i),
+    .s_o        ({ss_o, sc_o}),
+    .err_o      (err_o),
+    .accept_o   (accept),
+    .start_o    (unused_start),
+    .busy_o     (busy),
+    .done_i     (done),
+    .res_i      ({ss_q[Width:0], sc_q[Width:0]})
   );
 
-  assign accept = (state_q == StIdle) && in_valid_i;
-  assign run    = (state_q == StRun);
+  assign done = (cnt_q == CntW'(Iters - 1));
 
   mm_brfa #(.Width(Width + 1)) u_brfa (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
     .load_i (accept),
-    .shift_i(run),
+    .shift_i(busy),
     .as_i   (as_i),
     .ac_i   (ac_i),
     .a_o    (ai)
@@ -149,78 +155,45 @@ module mm_fcs1 #(
   );
 
   always_comb begin
-    state_d = state_q;
-    ss_d    = ss_q;
-    sc_d    = sc_q;
-    bs_d    = bs_q;
-    bc_d    = bc_q;
-    n_d     = n_q;
-    cnt_d   = cnt_q;
-    err_d   = err_q;
-    unique case (state_q)
-      StIdle: begin
-        if (in_valid_i) begin
-          ss_d  = '0;
-          sc_d  = '0;
-          bs_d  = bs_i;
-          bc_d  = bc_i;
-          n_d   = n_i;
-          cnt_d = '0;
-          err_d = req_err;
-          if (req_err) begin
-            state_d = StDone;
-          end else begin
-            state_d = StRun;
-          end
-        end
-      end
-      StRun: begin
-        // Halving: s3 is even (q_i), and the carry word's weight 2^(j+1)
-        // becomes 2^j, so SC is cout itself.
-        ss_d  = s3[W-1:1];
-        sc_d  = c3[W-2:0];
-        cnt_d = cnt_q + 1'b1;
-        if (cnt_q == CntW'(Iters - 1)) begin
-          state_d = StDone;
-        end
-      end
-      StDone: begin
-        if (out_ready_i) begin
-          state_d = StIdle;
-        end
-      end
-      default: state_d = StIdle;
-    endcase
+    ss_d  = ss_q;
+    sc_d  = sc_q;
+    bs_d  = bs_q;
+    bc_d  = bc_q;
+    n_d   = n_q;
+    cnt_d = cnt_q;
+    if (accept) begin
+      ss_d  = '0;
+      sc_d  = '0;
+      bs_d  = bs_i;
+      bc_d  = bc_i;
+      n_d   = n_i;
+      cnt_d = '0;
+    end else if (busy) begin
+      // Halving: s3 is even (q_i), and the carry word's weight 2^(j+1)
+      // becomes 2^j, so SC is cout itself.
+      ss_d  = s3[W-1:1];
+      sc_d  = c3[W-2:0];
+      cnt_d = cnt_q + 1'b1;
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q <= StIdle;
-      ss_q    <= '0;
-      sc_q    <= '0;
-      bs_q    <= '0;
-      bc_q    <= '0;
-      n_q     <= '0;
-      cnt_q   <= '0;
-      err_q   <= 1'b0;
+      ss_q  <= '0;
+      sc_q  <= '0;
+      bs_q  <= '0;
+      bc_q  <= '0;
+      n_q   <= '0;
+      cnt_q <= '0;
     end else begin
-      state_q <= state_d;
-      ss_q    <= ss_d;
-      sc_q    <= sc_d;
-      bs_q    <= bs_d;
-      bc_q    <= bc_d;
-      n_q     <= n_d;
-      cnt_q   <= cnt_d;
-      err_q   <= err_d;
+      ss_q  <= ss_d;
+      sc_q  <= sc_d;
+      bs_q  <= bs_d;
+      bc_q  <= bc_d;
+      n_q   <= n_d;
+      cnt_q <= cnt_d;
     end
   end
-
-  // The final SS + SC < 2N < 2^(k+1): bit k+1 of both words is zero.
-  assign in_ready_o  = (state_q == StIdle);
-  assign out_valid_o = (state_q == StDone);
-  assign ss_o        = err_q ? '0 : ss_q[Width:0];
-  assign sc_o        = err_q ? '0 : sc_q[Width:0];
-  assign err_o       = err_q;
 
   // Bits that are provably zero: the low bit of the even row sum, and the
   // top bit of each carry word (see above).

@@ -19,8 +19,9 @@
 // bit-serially from the registered barrel-register full adder (mm_brfa).
 //
 // Result SS + SC = A*B*2^-(k+2) mod N, in [0, 2N), for AS + AC and BS + BC in
-// [0, 2N) and odd N < 2^k.  Not the common binary interface; mm_fcs2_bin puts
-// it behind it.  Handshake, reset and rejected requests as in mm_fcs1.
+// [0, 2N) and odd N < 2^k.  Not the common binary interface; mm_fcs_bin
+// (Variant = 2) puts it behind it.  Handshake, reset and rejected requests as
+// in mm_fcs1, by the same shell (mm_req_ctrl).
 // Latency: 1 + (k+2) cycles after the accepting edge, for every input (the
 // model montmul.models.radix2.fcs2_cs counts the same).
 `include "mm_macros.svh"
@@ -59,14 +60,13 @@ module mm_fcs2 #(
   localparam int Iters = Width + 2;
   localparam int CntW  = $clog2(Iters + 1);
 
-  typedef enum logic [1:0] {
-    StIdle,
-    StPre,
-    StRun,
-    StDone
-  } state_e;
+  // The datapath's phase while the shell (mm_req_ctrl) is busy.
+  typedef enum logic {
+    PhPre,
+    PhRun
+  } phase_e;
 
-  state_e           state_q, state_d;
+  phase_e           ph_q, ph_d;
   logic [SW-1:0]    ss_q, ss_d;
   logic [SW-1:0]    sc_q, sc_d;
   logic [Width:0]   bs_q, bs_d;
@@ -75,37 +75,51 @@ module mm_fcs2 #(
   logic [Width+1:0] dc_q, dc_d;
   logic [Width-1:0] n_q, n_d;
   logic [CntW-1:0]  cnt_q, cnt_d;
-  logic             err_q, err_d;
 
-  logic             req_err;
   logic [Width+1:0] a_sum, b_sum;  // AS + AC, BS + BC for the range check
-  logic             accept, pre, run;
+  logic             accept, busy, done, unused_start;
+  logic             pre, run;
   logic             ai;             // A_i from the BRFA
   logic             qi;
-  logic             a_sel, q_sel;   // mux address (A_i, q_i), forced to (0, 1) in StPre
+  logic             a_sel, q_sel;   // mux address (A_i, q_i), forced to (0, 1) in PhPre
   logic [W-1:0]     xs, xc;
   logic [W-1:0]     s1, c1, s2, c2;
   logic             unused_row;
 
-  // Range check on the values of the carry-save pairs (request path).
+  // Range check on the values of the carry-save pairs (request path).  The
+  // shell masks the whole carry-save result {SS, SC}; the final SS + SC < 2N
+  // < 2^(k+1), so bit k+1 of both words is zero.
   assign a_sum = {1'b0, as_i} + {1'b0, ac_i};
   assign b_sum = {1'b0, bs_i} + {1'b0, bc_i};
 
-  mm_in_check #(
+  mm_req_ctrl #(
     .Width     (Width),
     .OpWidth   (Width + 2),
     .InBound   (2),
-    .CheckRange(CheckRange)
-  ) u_in_check (
-    .a_i  (a_sum),
-    .b_i  (b_sum),
-    .n_i  (n_i),
-    .err_o(req_err)
+    .CheckRange(CheckRange),
+    .ResWidth  (2 * (Width + 1))
+  ) u_ctrl (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (in_valid_i),
+    .in_ready_o (in_ready_o),
+    .a_i        (a_sum),
+    .b_i        (b_sum),
+    .n_i        (n_i),
+    .out_valid_o(out_valid_o),
+    .out_ready_i(out_ready_i),
+    .s_o        ({ss_o, sc_o}),
+    .err_o      (err_o),
+    .accept_o   (accept),
+    .start_o    (unused_start),
+    .busy_o     (busy),
+    .done_i     (done),
+    .res_i      ({ss_q[Width:0], sc_q[Width:0]})
   );
 
-  assign accept = (state_q == StIdle) && in_valid_i;
-  assign pre    = (state_q == StPre);
-  assign run    = (state_q == StRun);
+  assign pre  = (ph_q == PhPre);
+  assign run  = busy && (ph_q == PhRun);
+  assign done = (ph_q == PhRun) && (cnt_q == CntW'(Iters - 1));
 
   mm_brfa #(.Width(Width + 1)) u_brfa (
     .clk_i  (clk_i),
@@ -161,92 +175,64 @@ module mm_fcs2 #(
   );
 
   always_comb begin
-    state_d = state_q;
-    ss_d    = ss_q;
-    sc_d    = sc_q;
-    bs_d    = bs_q;
-    bc_d    = bc_q;
-    ds_d    = ds_q;
-    dc_d    = dc_q;
-    n_d     = n_q;
-    cnt_d   = cnt_q;
-    err_d   = err_q;
-    unique case (state_q)
-      StIdle: begin
-        if (in_valid_i) begin
-          // (SS, SC) = (BS, BC): row 1 adds N to them in StPre.
-          ss_d  = SW'(bs_i);
-          sc_d  = SW'(bc_i);
-          bs_d  = bs_i;
-          bc_d  = bc_i;
-          n_d   = n_i;
-          cnt_d = '0;
-          err_d = req_err;
-          if (req_err) begin
-            state_d = StDone;
-          end else begin
-            state_d = StPre;
-          end
-        end
-      end
-      StPre: begin
+    ph_d  = ph_q;
+    ss_d  = ss_q;
+    sc_d  = sc_q;
+    bs_d  = bs_q;
+    bc_d  = bc_q;
+    ds_d  = ds_q;
+    dc_d  = dc_q;
+    n_d   = n_q;
+    cnt_d = cnt_q;
+    if (accept) begin
+      // (SS, SC) = (BS, BC): row 1 adds N to them in the precompute.
+      ss_d  = SW'(bs_i);
+      sc_d  = SW'(bc_i);
+      bs_d  = bs_i;
+      bc_d  = bc_i;
+      n_d   = n_i;
+      cnt_d = '0;
+      ph_d  = PhPre;
+    end else if (busy) begin
+      if (ph_q == PhPre) begin
         // Row 1 sees only k+1-bit inputs here: s1 fits k+1 bits, c1 too.
-        ds_d    = s1[Width:0];
-        dc_d    = {c1[Width:0], 1'b0};
-        ss_d    = '0;
-        sc_d    = '0;
-        state_d = StRun;
-      end
-      StRun: begin
+        ds_d = s1[Width:0];
+        dc_d = {c1[Width:0], 1'b0};
+        ss_d = '0;
+        sc_d = '0;
+        ph_d = PhRun;
+      end else begin
         // Halving: s2 is even (q_i), the carry word's weight 2^(j+1) becomes 2^j.
         ss_d  = s2[W-1:1];
         sc_d  = c2[W-2:0];
         cnt_d = cnt_q + 1'b1;
-        if (cnt_q == CntW'(Iters - 1)) begin
-          state_d = StDone;
-        end
       end
-      StDone: begin
-        if (out_ready_i) begin
-          state_d = StIdle;
-        end
-      end
-      default: state_d = StIdle;
-    endcase
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q <= StIdle;
-      ss_q    <= '0;
-      sc_q    <= '0;
-      bs_q    <= '0;
-      bc_q    <= '0;
-      ds_q    <= '0;
-      dc_q    <= '0;
-      n_q     <= '0;
-      cnt_q   <= '0;
-      err_q   <= 1'b0;
+      ph_q  <= PhPre;
+      ss_q  <= '0;
+      sc_q  <= '0;
+      bs_q  <= '0;
+      bc_q  <= '0;
+      ds_q  <= '0;
+      dc_q  <= '0;
+      n_q   <= '0;
+      cnt_q <= '0;
     end else begin
-      state_q <= state_d;
-      ss_q    <= ss_d;
-      sc_q    <= sc_d;
-      bs_q    <= bs_d;
-      bc_q    <= bc_d;
-      ds_q    <= ds_d;
-      dc_q    <= dc_d;
-      n_q     <= n_d;
-      cnt_q   <= cnt_d;
-      err_q   <= err_d;
+      ph_q  <= ph_d;
+      ss_q  <= ss_d;
+      sc_q  <= sc_d;
+      bs_q  <= bs_d;
+      bc_q  <= bc_d;
+      ds_q  <= ds_d;
+      dc_q  <= dc_d;
+      n_q   <= n_d;
+      cnt_q <= cnt_d;
     end
   end
-
-  // The final SS + SC < 2N < 2^(k+1): bit k+1 of both words is zero.
-  assign in_ready_o  = (state_q == StIdle);
-  assign out_valid_o = (state_q == StDone);
-  assign ss_o        = err_q ? '0 : ss_q[Width:0];
-  assign sc_o        = err_q ? '0 : sc_q[Width:0];
-  assign err_o       = err_q;
 
   // Provably zero: the low bit of the even row sum and the top bit of each
   // carry word.

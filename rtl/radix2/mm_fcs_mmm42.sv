@@ -35,6 +35,7 @@
 // Latency (the model montmul.models.radix2.fcs_mmm42 counts the same):
 // 1 + (k + 2 - skips) + (conv + 1), conv = double half-adder steps until
 // SC = 0.
+// Handshake, input check and error flag: the shared shell mm_req_ctrl.
 `include "mm_macros.svh"
 
 module mm_fcs_mmm42 #(
@@ -67,13 +68,12 @@ module mm_fcs_mmm42 #(
   localparam int LastIt = Width + 2;  // pos = i + 1 of the last iteration
   localparam int PosW   = $clog2(LastIt + 3);
 
-  typedef enum logic [2:0] {
-    StIdle,
-    StPre,
-    StLoop,
-    StConv,
-    StDone
-  } state_e;
+  // The datapath's phase while the shell (mm_req_ctrl) is busy.
+  typedef enum logic [1:0] {
+    PhPre,
+    PhLoop,
+    PhConv
+  } phase_e;
 
   // View shift of the stored CSA outputs (M1/M2 select).
   typedef enum logic [1:0] {
@@ -82,7 +82,7 @@ module mm_fcs_mmm42 #(
     ShTwo    // loop, skip:     SS = s >> 2, SC = cout >> 1
   } shift_e;
 
-  state_e          state_q, state_d;
+  phase_e          ph_q, ph_d;
   shift_e          sh_q, sh_d;
   logic [W-1:0]    s_q, s_d;      // CSA sum output (unshifted)
   logic [W-1:0]    c_q, c_d;      // CSA carry output (weight 2^(j+1))
@@ -97,8 +97,8 @@ module mm_fcs_mmm42 #(
   logic [PosW-1:0] pos_q, pos_d;  // i + 1
   logic            qh_q, qh_d;    // q^
   logic            ah_q, ah_d;    // A^
-  logic            err_q, err_d;
 
+  logic            accept, busy, done, unused_start;
   logic [W-1:0]    ss_v, sc_v;    // SS[i], SC[i]: outputs of M1/M2
   logic [W-1:0]    xs, xc;        // the selected operand pair
   logic [W-1:0]    s1, c1;        // first CSA row
@@ -115,18 +115,31 @@ module mm_fcs_mmm42 #(
   // the late skip bit only selects between them.
   (* keep *) logic [PosW-1:0] pos_p1;
   (* keep *) logic [PosW-1:0] pos_p2;
-  logic            req_err;
 
-  mm_in_check #(
+  // In the done state the register holds the converted result
+  // (< 2N < 2^(k+1)).
+  mm_req_ctrl #(
     .Width     (Width),
     .OpWidth   (Width + 1),
     .InBound   (2),
     .CheckRange(CheckRange)
-  ) u_in_check (
-    .a_i  (a_i),
-    .b_i  (b_i),
-    .n_i  (n_i),
-    .err_o(req_err)
+  ) u_ctrl (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (in_valid_i),
+    .in_ready_o (in_ready_o),
+    .a_i        (a_i),
+    .b_i        (b_i),
+    .n_i        (n_i),
+    .out_valid_o(out_valid_o),
+    .out_ready_i(out_ready_i),
+    .s_o        (s_o),
+    .err_o      (err_o),
+    .accept_o   (accept),
+    .start_o    (unused_start),
+    .busy_o     (busy),
+    .done_i     (done),
+    .res_i      (s_q[Width:0])
   );
 
   // M1 / M2: delayed right shift of the stored carry-save pair.
@@ -180,8 +193,9 @@ module mm_fcs_mmm42 #(
   // cout is zero (2 cout <= SS + SC < 2^W); ShOne: SC = cout; ShTwo:
   // SC = cout >> 1, and a skip happens only with cout_0 = SC[i+1]_0 = 0.
   assign sc_zero = ~|c_q;
-  assign pre     = (state_q == StPre);
+  assign pre     = (ph_q == PhPre);
   assign last    = (pos_q == PosW'(LastIt));
+  assign done    = (ph_q == PhConv) && sc_zero;
 
   // BRFA, two bits ahead: A_(i+1) and A_(i+2) of AS + AC.
   always_comb begin
@@ -230,143 +244,121 @@ module mm_fcs_mmm42 #(
   end
 
   always_comb begin
-    state_d = state_q;
-    sh_d    = sh_q;
-    s_d     = s_q;
-    c_d     = c_q;
-    bs_d    = bs_q;
-    bc_d    = bc_q;
-    n_d     = n_q;
-    ds_d    = ds_q;
-    dc_d    = dc_q;
-    as_d    = as_q;
-    ac_d    = ac_q;
-    cy_d    = cy_q;
-    pos_d   = pos_q;
-    qh_d    = qh_q;
-    ah_d    = ah_q;
-    err_d   = err_q;
-    unique case (state_q)
-      StIdle: begin
-        if (in_valid_i) begin
-          // (SS, SC) = (BS, BC) through the ShOne view, x = (N, 0): the
-          // precompute cycle adds BS + BC + N.  2B < 2^(k+2) fits.
-          s_d   = {{(W - Width - 2){1'b0}}, b_i, 1'b0};
+    ph_d  = ph_q;
+    sh_d  = sh_q;
+    s_d   = s_q;
+    c_d   = c_q;
+    bs_d  = bs_q;
+    bc_d  = bc_q;
+    n_d   = n_q;
+    ds_d  = ds_q;
+    dc_d  = dc_q;
+    as_d  = as_q;
+    ac_d  = ac_q;
+    cy_d  = cy_q;
+    pos_d = pos_q;
+    qh_d  = qh_q;
+    ah_d  = ah_q;
+    if (accept) begin
+      // (SS, SC) = (BS, BC) through the ShOne view, x = (N, 0): the
+      // precompute cycle adds BS + BC + N.  2B < 2^(k+2) fits.
+      s_d   = {{(W - Width - 2){1'b0}}, b_i, 1'b0};
+      c_d   = '0;
+      sh_d  = ShOne;
+      bs_d  = b_i;
+      bc_d  = '0;
+      n_d   = n_i;
+      as_d  = a_i;
+      ac_d  = '0;
+      cy_d  = 1'b0;
+      pos_d = '0;
+      ah_d  = 1'b0;
+      qh_d  = 1'b1;
+      ph_d  = PhPre;
+    end else if (busy) begin
+      unique case (ph_q)
+        PhPre: begin
+          // D in carry-save form: the second row's carries shifted into
+          // place.  Their top bit is zero (2 cout <= D < 2^W), and so is
+          // cout_0 = s1_0 & XC_0, since XC = 0 in this cycle: DC_(1:0) = 0.
+          ds_d  = row_s;
+          dc_d  = {row_c[W-2:1], 2'b00};
+          s_d   = '0;
           c_d   = '0;
-          sh_d  = ShOne;
-          bs_d  = b_i;
-          bc_d  = '0;
-          n_d   = n_i;
-          as_d  = a_i;
-          ac_d  = '0;
-          cy_d  = 1'b0;
-          pos_d = '0;
-          ah_d  = 1'b0;
-          qh_d  = 1'b1;
-          err_d = req_err;
-          if (req_err) begin
-            state_d = StDone;
+          sh_d  = ShNone;
+          ah_d  = adv_a;
+          qh_d  = adv_q;
+          as_d  = adv_as;
+          ac_d  = adv_ac;
+          cy_d  = adv_cy;
+          pos_d = adv_pos;
+          ph_d  = PhLoop;
+        end
+        PhLoop: begin
+          s_d   = row_s;
+          c_d   = row_c;
+          ah_d  = adv_a;
+          qh_d  = adv_q;
+          as_d  = adv_as;
+          ac_d  = adv_ac;
+          cy_d  = adv_cy;
+          pos_d = adv_pos;
+          if (skip) begin
+            sh_d = ShTwo;
           end else begin
-            state_d = StPre;
+            sh_d = ShOne;
+          end
+          if (last || (skip && pos_q == PosW'(LastIt - 1))) begin
+            ah_d = 1'b0;
+            qh_d = 1'b0;
+            ph_d = PhConv;
           end
         end
-      end
-      StPre: begin
-        // D in carry-save form: the second row's carries shifted into
-        // place.  Their top bit is zero (2 cout <= D < 2^W), and so is
-        // cout_0 = s1_0 & XC_0, since XC = 0 in this cycle: DC_(1:0) = 0.
-        ds_d    = row_s;
-        dc_d    = {row_c[W-2:1], 2'b00};
-        s_d     = '0;
-        c_d     = '0;
-        sh_d    = ShNone;
-        ah_d    = adv_a;
-        qh_d    = adv_q;
-        as_d    = adv_as;
-        ac_d    = adv_ac;
-        cy_d    = adv_cy;
-        pos_d   = adv_pos;
-        state_d = StLoop;
-      end
-      StLoop: begin
-        s_d   = row_s;
-        c_d   = row_c;
-        ah_d  = adv_a;
-        qh_d  = adv_q;
-        as_d  = adv_as;
-        ac_d  = adv_ac;
-        cy_d  = adv_cy;
-        pos_d = adv_pos;
-        if (skip) begin
-          sh_d = ShTwo;
-        end else begin
-          sh_d = ShOne;
+        PhConv: begin
+          // Until SC = 0 (done); then the held SS is the result.
+          s_d  = row_s;
+          c_d  = row_c;
+          sh_d = ShNone;
         end
-        if (last || (skip && pos_q == PosW'(LastIt - 1))) begin
-          ah_d    = 1'b0;
-          qh_d    = 1'b0;
-          state_d = StConv;
-        end
-      end
-      StConv: begin
-        s_d  = row_s;
-        c_d  = row_c;
-        sh_d = ShNone;
-        if (sc_zero) begin
-          state_d = StDone;
-        end
-      end
-      StDone: begin
-        if (out_ready_i) begin
-          state_d = StIdle;
-        end
-      end
-      default: state_d = StIdle;
-    endcase
+        default: ph_d = PhPre;
+      endcase
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q <= StIdle;
-      sh_q    <= ShNone;
-      s_q     <= '0;
-      c_q     <= '0;
-      bs_q    <= '0;
-      bc_q    <= '0;
-      n_q     <= '0;
-      ds_q    <= '0;
-      dc_q    <= '0;
-      as_q    <= '0;
-      ac_q    <= '0;
-      cy_q    <= 1'b0;
-      pos_q   <= '0;
-      qh_q    <= 1'b0;
-      ah_q    <= 1'b0;
-      err_q   <= 1'b0;
+      ph_q  <= PhPre;
+      sh_q  <= ShNone;
+      s_q   <= '0;
+      c_q   <= '0;
+      bs_q  <= '0;
+      bc_q  <= '0;
+      n_q   <= '0;
+      ds_q  <= '0;
+      dc_q  <= '0;
+      as_q  <= '0;
+      ac_q  <= '0;
+      cy_q  <= 1'b0;
+      pos_q <= '0;
+      qh_q  <= 1'b0;
+      ah_q  <= 1'b0;
     end else begin
-      state_q <= state_d;
-      sh_q    <= sh_d;
-      s_q     <= s_d;
-      c_q     <= c_d;
-      bs_q    <= bs_d;
-      bc_q    <= bc_d;
-      n_q     <= n_d;
-      ds_q    <= ds_d;
-      dc_q    <= dc_d;
-      as_q    <= as_d;
-      ac_q    <= ac_d;
-      cy_q    <= cy_d;
-      pos_q   <= pos_d;
-      qh_q    <= qh_d;
-      ah_q    <= ah_d;
-      err_q   <= err_d;
+      ph_q  <= ph_d;
+      sh_q  <= sh_d;
+      s_q   <= s_d;
+      c_q   <= c_d;
+      bs_q  <= bs_d;
+      bc_q  <= bc_d;
+      n_q   <= n_d;
+      ds_q  <= ds_d;
+      dc_q  <= dc_d;
+      as_q  <= as_d;
+      ac_q  <= ac_d;
+      cy_q  <= cy_d;
+      pos_q <= pos_d;
+      qh_q  <= qh_d;
+      ah_q  <= ah_d;
     end
   end
-
-  assign in_ready_o  = (state_q == StIdle);
-  assign out_valid_o = (state_q == StDone);
-  // In StDone the register holds the converted result (< 2N < 2^(k+1)).
-  assign s_o         = err_q ? '0 : s_q[Width:0];
-  assign err_o       = err_q;
 
 endmodule

@@ -24,6 +24,7 @@
 // Latency (the model montmul.models.radix2.mscs counts the same):
 // (pre + 1) + (k + 2) + (conv + 1), where pre and conv are the numbers of
 // half-adder steps until SC = 0.
+// Handshake, input check and error flag: the shared shell mm_req_ctrl.
 `include "mm_macros.svh"
 
 module mm_mscs #(
@@ -57,13 +58,12 @@ module mm_mscs #(
   localparam int Last = Width + 1;  // index of the last iteration
   localparam int PosW = $clog2(Last + 1);
 
-  typedef enum logic [2:0] {
-    StIdle,
-    StPre,
-    StLoop,
-    StConv,
-    StDone
-  } state_e;
+  // The datapath's phase while the shell (mm_req_ctrl) is busy.
+  typedef enum logic [1:0] {
+    PhPre,
+    PhLoop,
+    PhConv
+  } phase_e;
 
   // View of the stored row outputs (M1/M2 select).
   typedef enum logic {
@@ -71,7 +71,7 @@ module mm_mscs #(
     ShOne    // loop (divide by two): SS = s >> 1, SC = cout
   } shift_e;
 
-  state_e          state_q, state_d;
+  phase_e          ph_q, ph_d;
   shift_e          sh_q, sh_d;
   logic [W-1:0]    s_q, s_d;      // row sum output (unshifted)
   logic [W-1:0]    c_q, c_d;      // row carry output (weight 2^(j+1))
@@ -82,26 +82,39 @@ module mm_mscs #(
   logic [PosW-1:0] pos_q, pos_d;  // i
   logic            qh_q, qh_d;    // q_i
   logic            ah_q, ah_d;    // A_i
-  logic            err_q, err_d;
 
+  logic            accept, busy, done, unused_start;
   logic [W-1:0]    ss_v, sc_v;    // SS[i], SC[i]: outputs of M1/M2
   logic [W-1:0]    x;             // M3 output
   logic [W-1:0]    row_s, row_c;
   logic            sc_zero;       // Zero_D
   logic            q_next;        // q_(i+1)
   logic            last;
-  logic            req_err;
 
-  mm_in_check #(
+  // In the done state the register holds the converted result
+  // (< 2N < 2^(k+1)).
+  mm_req_ctrl #(
     .Width     (Width),
     .OpWidth   (Width + 1),
     .InBound   (2),
     .CheckRange(CheckRange)
-  ) u_in_check (
-    .a_i  (a_i),
-    .b_i  (b_i),
-    .n_i  (n_i),
-    .err_o(req_err)
+  ) u_ctrl (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (in_valid_i),
+    .in_ready_o (in_ready_o),
+    .a_i        (a_i),
+    .b_i        (b_i),
+    .n_i        (n_i),
+    .out_valid_o(out_valid_o),
+    .out_ready_i(out_ready_i),
+    .s_o        (s_o),
+    .err_o      (err_o),
+    .accept_o   (accept),
+    .start_o    (unused_start),
+    .busy_o     (busy),
+    .done_i     (done),
+    .res_i      (s_q[Width:0])
   );
 
   // M1 / M2: the delayed shift of the stored pair.
@@ -140,125 +153,104 @@ module mm_mscs #(
   assign sc_zero = ~|c_q;
   assign last    = (pos_q == PosW'(Last));
   assign q_next  = ss_v[1] ^ sc_v[1] ^ x[1] ^ (ss_v[0] | sc_v[0]) ^ (a_q[0] & b_q[0]);
+  assign done    = (ph_q == PhConv) && sc_zero;
 
   always_comb begin
-    state_d = state_q;
-    sh_d    = sh_q;
-    s_d     = s_q;
-    c_d     = c_q;
-    b_d     = b_q;
-    n_d     = n_q;
-    d_d     = d_q;
-    a_d     = a_q;
-    pos_d   = pos_q;
-    qh_d    = qh_q;
-    ah_d    = ah_q;
-    err_d   = err_q;
-    unique case (state_q)
-      StIdle: begin
-        if (in_valid_i) begin
-          // (SS, SC) = (B, N) through the ShOne view: B < 2^(k+1), so
-          // 2B fits the k+2-bit sum register.
-          s_d   = {b_i, 1'b0};
-          c_d   = {{(W - Width){1'b0}}, n_i};
-          sh_d  = ShOne;
-          b_d   = b_i;
-          n_d   = n_i;
-          a_d   = a_i;
-          qh_d  = 1'b0;
-          ah_d  = 1'b0;
-          err_d = req_err;
-          if (req_err) begin
-            state_d = StDone;
+    ph_d  = ph_q;
+    sh_d  = sh_q;
+    s_d   = s_q;
+    c_d   = c_q;
+    b_d   = b_q;
+    n_d   = n_q;
+    d_d   = d_q;
+    a_d   = a_q;
+    pos_d = pos_q;
+    qh_d  = qh_q;
+    ah_d  = ah_q;
+    if (accept) begin
+      // (SS, SC) = (B, N) through the ShOne view: B < 2^(k+1), so 2B fits
+      // the k+2-bit sum register.
+      s_d  = {b_i, 1'b0};
+      c_d  = {{(W - Width){1'b0}}, n_i};
+      sh_d = ShOne;
+      b_d  = b_i;
+      n_d  = n_i;
+      a_d  = a_i;
+      qh_d = 1'b0;
+      ah_d = 1'b0;
+      ph_d = PhPre;
+    end else if (busy) begin
+      unique case (ph_q)
+        PhPre: begin
+          if (sc_zero) begin
+            // Detecting cycle: D = SS, clear the state (S[0] = 0) and
+            // precompute (A_0, q_0): q_0 = A_0 B_0 because S[0] = 0.
+            d_d   = ss_v;
+            s_d   = '0;
+            c_d   = '0;
+            sh_d  = ShNone;
+            ah_d  = a_q[0];
+            qh_d  = a_q[0] & b_q[0];
+            a_d   = a_q >> 1;
+            pos_d = '0;
+            ph_d  = PhLoop;
           end else begin
-            state_d = StPre;
+            s_d  = row_s;
+            c_d  = row_c;
+            sh_d = ShNone;
           end
         end
-      end
-      StPre: begin
-        if (sc_zero) begin
-          // Detecting cycle: D = SS, clear the state (S[0] = 0) and
-          // precompute (A_0, q_0): q_0 = A_0 B_0 because S[0] = 0.
-          d_d     = ss_v;
-          s_d     = '0;
-          c_d     = '0;
-          sh_d    = ShNone;
-          ah_d    = a_q[0];
-          qh_d    = a_q[0] & b_q[0];
-          a_d     = a_q >> 1;
-          pos_d   = '0;
-          state_d = StLoop;
-        end else begin
+        PhLoop: begin
+          s_d   = row_s;
+          c_d   = row_c;
+          sh_d  = ShOne;
+          ah_d  = a_q[0];
+          qh_d  = q_next;
+          a_d   = a_q >> 1;
+          pos_d = pos_q + PosW'(1);
+          if (last) begin
+            ah_d = 1'b0;
+            qh_d = 1'b0;
+            ph_d = PhConv;
+          end
+        end
+        PhConv: begin
+          // Until SC = 0 (done); then the held SS is the result.
           s_d  = row_s;
           c_d  = row_c;
           sh_d = ShNone;
         end
-      end
-      StLoop: begin
-        s_d   = row_s;
-        c_d   = row_c;
-        sh_d  = ShOne;
-        ah_d  = a_q[0];
-        qh_d  = q_next;
-        a_d   = a_q >> 1;
-        pos_d = pos_q + PosW'(1);
-        if (last) begin
-          ah_d    = 1'b0;
-          qh_d    = 1'b0;
-          state_d = StConv;
-        end
-      end
-      StConv: begin
-        s_d  = row_s;
-        c_d  = row_c;
-        sh_d = ShNone;
-        if (sc_zero) begin
-          state_d = StDone;
-        end
-      end
-      StDone: begin
-        if (out_ready_i) begin
-          state_d = StIdle;
-        end
-      end
-      default: state_d = StIdle;
-    endcase
+        default: ph_d = PhPre;
+      endcase
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q <= StIdle;
-      sh_q    <= ShNone;
-      s_q     <= '0;
-      c_q     <= '0;
-      b_q     <= '0;
-      n_q     <= '0;
-      d_q     <= '0;
-      a_q     <= '0;
-      pos_q   <= '0;
-      qh_q    <= 1'b0;
-      ah_q    <= 1'b0;
-      err_q   <= 1'b0;
+      ph_q  <= PhPre;
+      sh_q  <= ShNone;
+      s_q   <= '0;
+      c_q   <= '0;
+      b_q   <= '0;
+      n_q   <= '0;
+      d_q   <= '0;
+      a_q   <= '0;
+      pos_q <= '0;
+      qh_q  <= 1'b0;
+      ah_q  <= 1'b0;
     end else begin
-      state_q <= state_d;
-      sh_q    <= sh_d;
-      s_q     <= s_d;
-      c_q     <= c_d;
-      b_q     <= b_d;
-      n_q     <= n_d;
-      d_q     <= d_d;
-      a_q     <= a_d;
-      pos_q   <= pos_d;
-      qh_q    <= qh_d;
-      ah_q    <= ah_d;
-      err_q   <= err_d;
+      ph_q  <= ph_d;
+      sh_q  <= sh_d;
+      s_q   <= s_d;
+      c_q   <= c_d;
+      b_q   <= b_d;
+      n_q   <= n_d;
+      d_q   <= d_d;
+      a_q   <= a_d;
+      pos_q <= pos_d;
+      qh_q  <= qh_d;
+      ah_q  <= ah_d;
     end
   end
-
-  assign in_ready_o  = (state_q == StIdle);
-  assign out_valid_o = (state_q == StDone);
-  // In StDone the register holds the converted result (< 2N < 2^(k+1)).
-  assign s_o         = err_q ? '0 : s_q[Width:0];
-  assign err_o       = err_q;
 
 endmodule

@@ -9,12 +9,13 @@
 //
 // Interface: the common montmul core interface (docs/interface.md).
 // Latency: k+2 cycles from the accepting edge; a rejected request is answered
-// with err_o = 1 right after the accepting edge.
+// with err_o = 1 right after the accepting edge.  Handshake, input check and
+// error flag: the shared shell mm_req_ctrl.
 `include "mm_macros.svh"
 
 module mm_r2_basic #(
   parameter int Width      = 32,  // modulus width k: 3 .. 8192
-  parameter bit          CheckRange = 1    // 1: reject operands >= 2N
+  parameter bit CheckRange = 1    // 1: reject operands >= 2N
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -38,104 +39,79 @@ module mm_r2_basic #(
   localparam int Iters = Width + 2;
   localparam int CntW  = $clog2(Iters + 1);
 
-  typedef enum logic [1:0] {
-    StIdle,
-    StRun,
-    StDone
-  } state_e;
-
-  state_e            state_q, state_d;
   logic [Width+1:0]  s_q, s_d;  // S < 3N < 2^(k+2)
   logic [Width+1:0]  a_q, a_d;  // A >> i
   logic [Width:0]    b_q, b_d;
   logic [Width-1:0]  n_q, n_d;
   logic [CntW-1:0]   cnt_q, cnt_d;
-  logic              err_q, err_d;
-  logic              req_err;
+  logic              accept, busy, done, unused_start;
   logic              ai, qi;
   logic [Width+2:0]  sum;       // S + B + N < 6N < 2^(k+3)
   logic              unused_sum_lsb;
 
-  mm_in_check #(
+  mm_req_ctrl #(
     .Width     (Width),
     .OpWidth   (Width + 1),
     .InBound   (2),
     .CheckRange(CheckRange)
-  ) u_in_check (
-    .a_i  (a_i),
-    .b_i  (b_i),
-    .n_i  (n_i),
-    .err_o(req_err)
+  ) u_ctrl (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (in_valid_i),
+    .in_ready_o (in_ready_o),
+    .a_i        (a_i),
+    .b_i        (b_i),
+    .n_i        (n_i),
+    .out_valid_o(out_valid_o),
+    .out_ready_i(out_ready_i),
+    .s_o        (s_o),
+    .err_o      (err_o),
+    .accept_o   (accept),
+    .start_o    (unused_start),
+    .busy_o     (busy),
+    .done_i     (done),
+    .res_i      (s_q[Width:0])
   );
 
+  assign done = (cnt_q == CntW'(Iters - 1));
+
   always_comb begin
-    state_d = state_q;
-    s_d     = s_q;
-    a_d     = a_q;
-    b_d     = b_q;
-    n_d     = n_q;
-    cnt_d   = cnt_q;
-    err_d   = err_q;
-    ai      = a_q[0];
-    qi      = s_q[0] ^ (ai & b_q[0]);
-    sum     = {1'b0, s_q} + (ai ? {2'b0, b_q} : '0) + (qi ? {3'b0, n_q} : '0);
-    unique case (state_q)
-      StIdle: begin
-        if (in_valid_i) begin
-          s_d     = '0;
-          a_d     = {1'b0, a_i};
-          b_d     = b_i;
-          n_d     = n_i;
-          cnt_d   = '0;
-          err_d   = req_err;
-          if (req_err) begin
-            state_d = StDone;
-          end else begin
-            state_d = StRun;
-          end
-        end
-      end
-      StRun: begin
-        s_d   = sum[Width+2:1];
-        a_d   = a_q >> 1;
-        cnt_d = cnt_q + 1'b1;
-        if (cnt_q == CntW'(Iters - 1)) begin
-          state_d = StDone;
-        end
-      end
-      StDone: begin
-        if (out_ready_i) begin
-          state_d = StIdle;
-        end
-      end
-      default: state_d = StIdle;
-    endcase
+    s_d   = s_q;
+    a_d   = a_q;
+    b_d   = b_q;
+    n_d   = n_q;
+    cnt_d = cnt_q;
+    ai    = a_q[0];
+    qi    = s_q[0] ^ (ai & b_q[0]);
+    sum   = {1'b0, s_q} + (ai ? {2'b0, b_q} : '0) + (qi ? {3'b0, n_q} : '0);
+    if (busy) begin
+      s_d   = sum[Width+2:1];
+      a_d   = a_q >> 1;
+      cnt_d = cnt_q + 1'b1;
+    end else if (accept) begin
+      s_d   = '0;
+      a_d   = {1'b0, a_i};
+      b_d   = b_i;
+      n_d   = n_i;
+      cnt_d = '0;
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q <= StIdle;
-      s_q     <= '0;
-      a_q     <= '0;
-      b_q     <= '0;
-      n_q     <= '0;
-      cnt_q   <= '0;
-      err_q   <= 1'b0;
+      s_q   <= '0;
+      a_q   <= '0;
+      b_q   <= '0;
+      n_q   <= '0;
+      cnt_q <= '0;
     end else begin
-      state_q <= state_d;
-      s_q     <= s_d;
-      a_q     <= a_d;
-      b_q     <= b_d;
-      n_q     <= n_d;
-      cnt_q   <= cnt_d;
-      err_q   <= err_d;
+      s_q   <= s_d;
+      a_q   <= a_d;
+      b_q   <= b_d;
+      n_q   <= n_d;
+      cnt_q <= cnt_d;
     end
   end
-
-  assign in_ready_o  = (state_q == StIdle);
-  assign out_valid_o = (state_q == StDone);
-  assign s_o         = err_q ? '0 : s_q[Width:0];
-  assign err_o       = err_q;
 
   // qi makes the sum even, so the division by two drops a bit that is always
   // zero.

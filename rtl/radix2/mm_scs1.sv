@@ -17,6 +17,7 @@
 // Result A*B*2^-(k+2) mod N in [0, 2N) for A, B in [0, 2N), odd N < 2^k.
 // Latency (cycles after the accepting edge; the model montmul.models.radix2.
 // scs1 counts the same): k + 2 + ceil((k+1) / CpaWidth), for every input.
+// Handshake, input check and error flag: the shared shell mm_req_ctrl.
 `include "mm_macros.svh"
 
 module mm_scs1 #(
@@ -63,39 +64,49 @@ module mm_scs1 #(
   // bits, and Verilator counts a '0 that wide as a suspect replication.)
   localparam int CntW  = $clog2(Iters + 1);        // counts to k+1 (Words <= k+1)
 
-  typedef enum logic [1:0] {
-    StIdle,
-    StLoop,
-    StConv,
-    StDone
-  } state_e;
+  // The datapath's phase while the shell (mm_req_ctrl) is busy.
+  typedef enum logic {
+    PhLoop,
+    PhConv
+  } phase_e;
 
-  state_e             state_q, state_d;
+  phase_e             ph_q, ph_d;
   logic [WSs-1:0]     ss_q, ss_d;   // SS; after the conversion S
   logic [W-1:0]       sc_q, sc_d;   // SC
   logic [Width:0]     a_q, a_d;     // A >> i; bit k+1 of A is 0 (A < 2N)
   logic [Width:0]     b_q, b_d;
   logic [Width-1:0]   n_q, n_d;
   logic [CntW-1:0]    cnt_q, cnt_d; // iteration i, then word j
-  logic               err_q, err_d;
-  logic               req_err;
 
+  logic               accept, busy, done, unused_start;
   logic [W:0]         row_s, row_c; // two-level CSA outputs
   logic [WordW-1:0]   cpa_sum;
   logic [WConv-1:0]   ss_shift;  // {sum word, SS} shifted right by one word
   logic               conv;
   logic               unused_row;
 
-  mm_in_check #(
+  mm_req_ctrl #(
     .Width     (Width),
     .OpWidth   (Width + 1),
     .InBound   (2),
     .CheckRange(CheckRange)
-  ) u_in_check (
-    .a_i  (a_i),
-    .b_i  (b_i),
-    .n_i  (n_i),
-    .err_o(req_err)
+  ) u_ctrl (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (in_valid_i),
+    .in_ready_o (in_ready_o),
+    .a_i        (a_i),
+    .b_i        (b_i),
+    .n_i        (n_i),
+    .out_valid_o(out_valid_o),
+    .out_ready_i(out_ready_i),
+    .s_o        (s_o),
+    .err_o      (err_o),
+    .accept_o   (accept),
+    .start_o    (unused_start),
+    .busy_o     (busy),
+    .done_i     (done),
+    .res_i      (ss_q[Width:0])
   );
 
   mm_scs_csa2 #(.Width(Width)) u_csa2 (
@@ -109,7 +120,8 @@ module mm_scs1 #(
     .c_o   (row_c)
   );
 
-  assign conv = (state_q == StConv);
+  assign conv = busy && (ph_q == PhConv);
+  assign done = (ph_q == PhConv) && (cnt_q == CntW'(Words - 1));
 
   // CPA_FC: the carry flip-flop is cleared outside the conversion.
   mm_cpa_fc #(.WordWidth(WordW)) u_cpa_fc (
@@ -131,95 +143,69 @@ module mm_scs1 #(
   end
 
   always_comb begin
-    state_d  = state_q;
-    ss_d     = ss_q;
-    sc_d     = sc_q;
-    a_d      = a_q;
-    b_d      = b_q;
-    n_d      = n_q;
-    cnt_d    = cnt_q;
-    err_d    = err_q;
-    unique case (state_q)
-      StIdle: begin
-        if (in_valid_i) begin
-          ss_d  = WSs'(0);
-          sc_d  = '0;
-          a_d   = a_i;
-          b_d   = b_i;
-          n_d   = n_i;
-          cnt_d = '0;
-          err_d = req_err;
-          if (req_err) begin
-            state_d = StDone;
-          end else begin
-            state_d = StLoop;
-          end
-        end
-      end
-      StLoop: begin
+    ph_d  = ph_q;
+    ss_d  = ss_q;
+    sc_d  = sc_q;
+    a_d   = a_q;
+    b_d   = b_q;
+    n_d   = n_q;
+    cnt_d = cnt_q;
+    if (accept) begin
+      ss_d  = WSs'(0);
+      sc_d  = '0;
+      a_d   = a_i;
+      b_d   = b_i;
+      n_d   = n_i;
+      cnt_d = '0;
+      ph_d  = PhLoop;
+    end else if (busy) begin
+      if (ph_q == PhLoop) begin
         // Halving: row_s is even (q_i was chosen so), and row_c bit k+2 is
         // zero because row_s + 2*row_c < 6N < 2^(k+3).
-        ss_d         = WSs'(0);
-        ss_d[W-1:0]  = row_s[W:1];
-        sc_d         = row_c[W-1:0];
-        a_d          = a_q >> 1;
-        cnt_d        = cnt_q + 1'b1;
+        ss_d        = WSs'(0);
+        ss_d[W-1:0] = row_s[W:1];
+        sc_d        = row_c[W-1:0];
+        a_d         = a_q >> 1;
+        cnt_d       = cnt_q + 1'b1;
         if (cnt_q == CntW'(Iters - 1)) begin
-          cnt_d   = '0;
-          state_d = StConv;
+          cnt_d = '0;
+          ph_d  = PhConv;
         end
-      end
-      StConv: begin
+      end else begin
         // Shift SS and SC right by one word; the sum word enters SS at the
         // top of its WConv converted bits.  Bit k+1 of SS and SC is zero
         // here (SS + SC < 2^(k+1)), so clearing it when WConv = k+1 loses
         // nothing.
-        ss_d              = WSs'(0);
-        ss_d[WConv-1:0]   = ss_shift;
-        sc_d              = sc_q >> WordW;
-        cnt_d             = cnt_q + 1'b1;
-        if (cnt_q == CntW'(Words - 1)) begin
-          state_d = StDone;
-        end
+        ss_d            = WSs'(0);
+        ss_d[WConv-1:0] = ss_shift;
+        sc_d            = sc_q >> WordW;
+        cnt_d           = cnt_q + 1'b1;
       end
-      StDone: begin
-        if (out_ready_i) begin
-          state_d = StIdle;
-        end
-      end
-      default: state_d = StIdle;
-    endcase
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q <= StIdle;
-      ss_q    <= WSs'(0);
-      sc_q    <= '0;
-      a_q     <= '0;
-      b_q     <= '0;
-      n_q     <= '0;
-      cnt_q   <= '0;
-      err_q   <= 1'b0;
+      ph_q  <= PhLoop;
+      ss_q  <= WSs'(0);
+      sc_q  <= '0;
+      a_q   <= '0;
+      b_q   <= '0;
+      n_q   <= '0;
+      cnt_q <= '0;
     end else begin
-      state_q <= state_d;
-      ss_q    <= ss_d;
-      sc_q    <= sc_d;
-      a_q     <= a_d;
-      b_q     <= b_d;
-      n_q     <= n_d;
-      cnt_q   <= cnt_d;
-      err_q   <= err_d;
+      ph_q  <= ph_d;
+      ss_q  <= ss_d;
+      sc_q  <= sc_d;
+      a_q   <= a_d;
+      b_q   <= b_d;
+      n_q   <= n_d;
+      cnt_q <= cnt_d;
     end
   end
 
-  assign in_ready_o  = (state_q == StIdle);
-  assign out_valid_o = (state_q == StDone);
-  assign s_o         = err_q ? '0 : ss_q[Width:0];
-  assign err_o       = err_q;
-
   // Bits the halving drops: row_s[0] is zero (q_i makes the sum even) and
-  // row_c[k+2] is zero (see StLoop).
+  // row_c[k+2] is zero (see the loop phase).
   assign unused_row = row_s[0] ^ row_c[W];
 
 endmodule

@@ -19,6 +19,7 @@
 // Latency (cycles after the accepting edge; the model montmul.models.radix2.
 // scs2 counts the same): (k + 2) + (conv + 1), where conv is the number of
 // double half-adder steps until SC = 0 (at most ceil((k+1)/2)).
+// Handshake, input check and error flag: the shared shell mm_req_ctrl.
 `include "mm_macros.svh"
 
 module mm_scs2 #(
@@ -50,42 +51,54 @@ module mm_scs2 #(
   localparam int Iters = Width + 2;
   localparam int CntW  = $clog2(Iters + 1);
 
-  typedef enum logic [1:0] {
-    StIdle,
-    StLoop,
-    StConv,
-    StDone
-  } state_e;
+  // The datapath's phase while the shell (mm_req_ctrl) is busy.
+  typedef enum logic {
+    PhLoop,
+    PhConv
+  } phase_e;
 
-  state_e           state_q, state_d;
+  phase_e           ph_q, ph_d;
   logic [W-1:0]     ss_q, ss_d;    // SS; after the conversion S
   logic [W-1:0]     sc_q, sc_d;    // SC
   logic [Width:0]   a_q, a_d;      // A >> i; bit k+1 of A is 0 (A < 2N)
   logic [Width:0]   b_q, b_d;
   logic [Width-1:0] n_q, n_d;
   logic [CntW-1:0]  cnt_q, cnt_d;  // iteration i
-  logic             err_q, err_d;
-  logic             req_err;
 
+  logic             accept, busy, done, unused_start;
   logic [W:0]       row_s, row_c;  // two-level CSA outputs
   logic             loop;
   logic             sc_zero;       // zero detector on the SC register
   logic             unused_row;
 
-  mm_in_check #(
+  mm_req_ctrl #(
     .Width     (Width),
     .OpWidth   (Width + 1),
     .InBound   (2),
     .CheckRange(CheckRange)
-  ) u_in_check (
-    .a_i  (a_i),
-    .b_i  (b_i),
-    .n_i  (n_i),
-    .err_o(req_err)
+  ) u_ctrl (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (in_valid_i),
+    .in_ready_o (in_ready_o),
+    .a_i        (a_i),
+    .b_i        (b_i),
+    .n_i        (n_i),
+    .out_valid_o(out_valid_o),
+    .out_ready_i(out_ready_i),
+    .s_o        (s_o),
+    .err_o      (err_o),
+    .accept_o   (accept),
+    .start_o    (unused_start),
+    .busy_o     (busy),
+    .done_i     (done),
+    .res_i      (ss_q[Width:0])
   );
 
-  assign loop    = (state_q == StLoop);
+  assign loop    = (ph_q == PhLoop);
   assign sc_zero = ~|sc_q;
+  // The cycle in which the zero detector sees SC = 0 ends the operation.
+  assign done    = (ph_q == PhConv) && sc_zero;
 
   mm_scs_csa2 #(.Width(Width)) u_csa2 (
     .loop_i(loop),
@@ -99,32 +112,23 @@ module mm_scs2 #(
   );
 
   always_comb begin
-    state_d = state_q;
-    ss_d    = ss_q;
-    sc_d    = sc_q;
-    a_d     = a_q;
-    b_d     = b_q;
-    n_d     = n_q;
-    cnt_d   = cnt_q;
-    err_d   = err_q;
-    unique case (state_q)
-      StIdle: begin
-        if (in_valid_i) begin
-          ss_d  = '0;
-          sc_d  = '0;
-          a_d   = a_i;
-          b_d   = b_i;
-          n_d   = n_i;
-          cnt_d = '0;
-          err_d = req_err;
-          if (req_err) begin
-            state_d = StDone;
-          end else begin
-            state_d = StLoop;
-          end
-        end
-      end
-      StLoop: begin
+    ph_d  = ph_q;
+    ss_d  = ss_q;
+    sc_d  = sc_q;
+    a_d   = a_q;
+    b_d   = b_q;
+    n_d   = n_q;
+    cnt_d = cnt_q;
+    if (accept) begin
+      ss_d  = '0;
+      sc_d  = '0;
+      a_d   = a_i;
+      b_d   = b_i;
+      n_d   = n_i;
+      cnt_d = '0;
+      ph_d  = PhLoop;
+    end else if (busy) begin
+      if (ph_q == PhLoop) begin
         // M1/M2, halved: row_s is even (q_i was chosen so), and row_c bit
         // k+2 is zero because row_s + 2*row_c < 6N < 2^(k+3).
         ss_d  = row_s[W:1];
@@ -132,56 +136,38 @@ module mm_scs2 #(
         a_d   = a_q >> 1;
         cnt_d = cnt_q + 1'b1;
         if (cnt_q == CntW'(Iters - 1)) begin
-          state_d = StConv;
+          ph_d = PhConv;
         end
-      end
-      StConv: begin
+      end else if (!sc_zero) begin
         // M1/M2, unshifted: row_s + 2*row_c = SS + SC < 2N < 2^(k+1), so
         // row_s fits in k+2 bits and 2*row_c keeps its bit k+1 zero.
-        if (sc_zero) begin
-          state_d = StDone;
-        end else begin
-          ss_d = row_s[W-1:0];
-          sc_d = {row_c[W-2:0], 1'b0};
-        end
+        ss_d = row_s[W-1:0];
+        sc_d = {row_c[W-2:0], 1'b0};
       end
-      StDone: begin
-        if (out_ready_i) begin
-          state_d = StIdle;
-        end
-      end
-      default: state_d = StIdle;
-    endcase
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q <= StIdle;
-      ss_q    <= '0;
-      sc_q    <= '0;
-      a_q     <= '0;
-      b_q     <= '0;
-      n_q     <= '0;
-      cnt_q   <= '0;
-      err_q   <= 1'b0;
+      ph_q  <= PhLoop;
+      ss_q  <= '0;
+      sc_q  <= '0;
+      a_q   <= '0;
+      b_q   <= '0;
+      n_q   <= '0;
+      cnt_q <= '0;
     end else begin
-      state_q <= state_d;
-      ss_q    <= ss_d;
-      sc_q    <= sc_d;
-      a_q     <= a_d;
-      b_q     <= b_d;
-      n_q     <= n_d;
-      cnt_q   <= cnt_d;
-      err_q   <= err_d;
+      ph_q  <= ph_d;
+      ss_q  <= ss_d;
+      sc_q  <= sc_d;
+      a_q   <= a_d;
+      b_q   <= b_d;
+      n_q   <= n_d;
+      cnt_q <= cnt_d;
     end
   end
 
-  assign in_ready_o  = (state_q == StIdle);
-  assign out_valid_o = (state_q == StDone);
-  assign s_o         = err_q ? '0 : ss_q[Width:0];
-  assign err_o       = err_q;
-
-  // row_c[k+2] is zero in both modes (see StLoop and StConv).
+  // row_c[k+2] is zero in both modes (see the loop phase).
   assign unused_row = row_c[W];
 
 endmodule

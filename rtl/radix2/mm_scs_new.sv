@@ -27,14 +27,15 @@
 // at least one place, and SS + SC < 2^(k+5), so k+5 half-adder steps always
 // clear SC; extra steps on SC = 0 change nothing).  Latency 2*(CtSteps + 1)
 // + k + 6: see docs/security.md for what that costs.
+// Handshake, input check and error flag: the shared shell mm_req_ctrl.
 `include "mm_macros.svh"
 
 module mm_scs_new #(
   parameter int Width      = 32,  // modulus width k: 3 .. 8192
-  parameter bit          CheckRange = 1,   // 1: reject operands >= 2N
-  parameter bit          SkipEnable = 1,   // 1: skip superfluous iterations
-  parameter bit          ConstTime  = 0    // 1: data-independent latency (no skips,
-                                           //    fixed-length precompute and conversion)
+  parameter bit CheckRange = 1,   // 1: reject operands >= 2N
+  parameter bit SkipEnable = 1,   // 1: skip superfluous iterations
+  parameter bit ConstTime  = 0    // 1: data-independent latency (no skips,
+                                  //    fixed-length precompute and conversion)
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -102,13 +103,12 @@ module mm_scs_new #(
   localparam logic [PosW-1:0] PosLastM1 = lfsr_at(LastIt - 1);
   localparam logic [PosW-1:0] PosCt     = lfsr_at(CtSteps);
 
-  typedef enum logic [2:0] {
-    StIdle,
-    StPre,
-    StLoop,
-    StConv,
-    StDone
-  } state_e;
+  // The datapath's phase while the shell (mm_req_ctrl) is busy.
+  typedef enum logic [1:0] {
+    PhPre,
+    PhLoop,
+    PhConv
+  } phase_e;
 
   // View shift of the stored row outputs (M1/M2 select).
   typedef enum logic [1:0] {
@@ -118,7 +118,7 @@ module mm_scs_new #(
     ShZero   // first iteration: SS = SC = 0 (the registers still hold D^)
   } shift_e;
 
-  state_e          state_q, state_d;
+  phase_e          ph_q, ph_d;
   shift_e          sh_q, sh_d;
   logic [W-1:0]    s_q, s_d;      // row sum output (unshifted)
   logic [W-1:0]    c_q, c_d;      // row carry output (weight 2^(j+1))
@@ -129,7 +129,6 @@ module mm_scs_new #(
   logic [PosW-1:0] pos_q, pos_d;  // i + 1, as the state of an LFSR (see below)
   logic            qh_q, qh_d;    // q^
   logic            ah_q, ah_d;    // A^
-  logic            err_q, err_d;
 
   logic [W-1:0]    ss_v, sc_v;    // SS[i], SC[i]: outputs of M1/M2
   logic [Width:0]  a_v;           // A >> (i + 1): a_q with the pending shift
@@ -146,19 +145,31 @@ module mm_scs_new #(
   logic            conv_done;
   logic [PosW-1:0] pos_p1, pos_p2; // the counter advanced by one and by two
   logic            skip, q_next, a_next, last, near_end;
-  logic            req_err;
   logic [Width:0]  n_plus1;
+  logic            accept, busy, done, unused_start;
 
-  mm_in_check #(
+  mm_req_ctrl #(
     .Width     (Width),
     .OpWidth   (Width + 1),
     .InBound   (2),
     .CheckRange(CheckRange)
-  ) u_in_check (
-    .a_i  (a_i),
-    .b_i  (b_i),
-    .n_i  (n_i),
-    .err_o(req_err)
+  ) u_ctrl (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (in_valid_i),
+    .in_ready_o (in_ready_o),
+    .a_i        (a_i),
+    .b_i        (b_i),
+    .n_i        (n_i),
+    .out_valid_o(out_valid_o),
+    .out_ready_i(out_ready_i),
+    .s_o        (s_o),
+    .err_o      (err_o),
+    .accept_o   (accept),
+    .start_o    (unused_start),
+    .busy_o     (busy),
+    .done_i     (done),
+    .res_i      (s_q[Width:0])
   );
 
   // M1 / M2: delayed right shift of the stored carry-save pair.
@@ -223,7 +234,8 @@ module mm_scs_new #(
   // End of a precompute/conversion loop: SC = 0, or in constant-time mode
   // after exactly CtSteps steps (pos_q counts them; SC is then zero too).
   assign conv_done = ConstTime ? (pos_q == PosCt) : sc_zero;
-  assign alpha   = (state_q == StLoop);
+  assign done    = (ph_q == PhConv) && conv_done;
+  assign alpha   = (ph_q == PhLoop);
   assign last    = (pos_q == PosLast);
   assign near_end = (pos_q == PosLastM1);  // a skip here ends the loop
   assign pos_p1 = {pos_q[PosW-2:0], ~^(pos_q & TapM)};
@@ -231,127 +243,103 @@ module mm_scs_new #(
   assign n_plus1 = {1'b0, n_i} + 1'b1;
 
   always_comb begin
-    state_d = state_q;
-    sh_d    = sh_q;
-    s_d     = s_q;
-    c_d     = c_q;
-    bh_d    = bh_q;
-    dh_d    = dh_q;
-    nh_d    = nh_q;
-    a_d     = a_q;
-    pos_d   = pos_q;
-    qh_d    = qh_q;
-    ah_d    = ah_q;
-    err_d   = err_q;
-    unique case (state_q)
-      StIdle: begin
-        if (in_valid_i) begin
-          // (SS, SC) = (B^, N^) is already a carry-save form of D^.
-          bh_d    = {{(W - Width - 4){1'b0}}, b_i, 3'b000};
-          nh_d    = n_plus1;
-          s_d     = {{(W - Width - 4){1'b0}}, b_i, 3'b000};
-          c_d     = {{(W - Width){1'b0}}, n_plus1[Width:1]};  // N^ is even
-          sh_d    = Sh2H;
-          a_d     = a_i;
-          qh_d    = 1'b0;
-          ah_d    = 1'b0;
-          pos_d   = '0;
-          err_d   = req_err;
-          if (req_err) begin
-            state_d = StDone;
-          end else begin
-            state_d = StPre;
+    ph_d  = ph_q;
+    sh_d  = sh_q;
+    s_d   = s_q;
+    c_d   = c_q;
+    bh_d  = bh_q;
+    dh_d  = dh_q;
+    nh_d  = nh_q;
+    a_d   = a_q;
+    pos_d = pos_q;
+    qh_d  = qh_q;
+    ah_d  = ah_q;
+    if (accept) begin
+      // (SS, SC) = (B^, N^) is already a carry-save form of D^.
+      bh_d  = {{(W - Width - 4){1'b0}}, b_i, 3'b000};
+      nh_d  = n_plus1;
+      s_d   = {{(W - Width - 4){1'b0}}, b_i, 3'b000};
+      c_d   = {{(W - Width){1'b0}}, n_plus1[Width:1]};  // N^ is even
+      sh_d  = Sh2H;
+      a_d   = a_i;
+      qh_d  = 1'b0;
+      ah_d  = 1'b0;
+      pos_d = '0;
+      ph_d  = PhPre;
+    end else if (busy) begin
+      // Every phase runs the row, and the stored pair takes its outputs.
+      s_d = row_s;
+      c_d = row_c;
+      unique case (ph_q)
+        PhPre: begin
+          // The wide registers never wait for Zero_D: D^ = SS is captured
+          // every cycle (the last capture, with SC = 0, is the one used), and
+          // the loop's SS = SC = 0 start is a view (ShZero), not a clear.
+          // Only the constant-time mode counts precompute steps (from the
+          // register compare); otherwise pos stays 0, independent of Zero_D.
+          pos_d = (ConstTime && !conv_done) ? pos_p1 : '0;
+          dh_d  = ss_v;
+          if (conv_done) begin
+            sh_d = ShZero;
+            ph_d = PhLoop;
           end
         end
-      end
-      StPre: begin
-        // The wide registers never wait for Zero_D: D^ = SS is captured
-        // every cycle (the last capture, with SC = 0, is the one used), and
-        // the loop's SS = SC = 0 start is a view (ShZero), not a clear.
-        // Only the constant-time mode counts precompute steps (from the
-        // register compare); otherwise pos stays 0, independent of Zero_D.
-        pos_d = (ConstTime && !conv_done) ? pos_p1 : '0;
-        s_d   = row_s;
-        c_d   = row_c;
-        dh_d  = ss_v;
-        if (conv_done) begin
-          sh_d    = ShZero;
-          state_d = StLoop;
+        PhLoop: begin
+          if (skip) begin
+            sh_d = ShTwo;
+          end else begin
+            sh_d = ShOne;
+          end
+          qh_d = q_next;
+          ah_d = a_next;
+          a_d  = a_v;  // shifted by the next cycle's view (sh_d)
+          // Both outcomes (advance, or restart at 0 for the conversion) are
+          // prepared from registers; the late skip bit selects last.
+          pos_d = skip ? (near_end ? '0 : pos_p2) : (last ? '0 : pos_p1);
+          if (last || (skip && near_end)) begin
+            qh_d = 1'b0;
+            ah_d = 1'b0;
+            ph_d = PhConv;
+          end
         end
-      end
-      StLoop: begin
-        s_d   = row_s;
-        c_d   = row_c;
-        if (skip) begin
-          sh_d = ShTwo;
-        end else begin
-          sh_d = ShOne;
+        PhConv: begin
+          // Until SC = 0 (done); then the held SS is the result.
+          sh_d  = Sh2H;
+          pos_d = pos_p1;
         end
-        qh_d  = q_next;
-        ah_d  = a_next;
-        a_d   = a_v;  // shifted by the next cycle's view (sh_d)
-        // Both outcomes (advance, or restart at 0 for the conversion) are
-        // prepared from registers; the late skip bit selects last.
-        pos_d = skip ? (near_end ? '0 : pos_p2) : (last ? '0 : pos_p1);
-        if (last || (skip && near_end)) begin
-          qh_d    = 1'b0;
-          ah_d    = 1'b0;
-          state_d = StConv;
-        end
-      end
-      StConv: begin
-        s_d   = row_s;
-        c_d   = row_c;
-        sh_d  = Sh2H;
-        pos_d = pos_p1;
-        if (conv_done) begin
-          state_d = StDone;
-        end
-      end
-      StDone: begin
-        if (out_ready_i) begin
-          state_d = StIdle;
-        end
-      end
-      default: state_d = StIdle;
-    endcase
+        default: ph_d = PhPre;
+      endcase
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q <= StIdle;
-      sh_q    <= Sh2H;
-      lo_q    <= 4'b0001;
-      s_q     <= '0;
-      c_q     <= '0;
-      bh_q    <= '0;
-      dh_q    <= '0;
-      nh_q    <= '0;
-      a_q     <= '0;
-      pos_q   <= '0;
-      qh_q    <= 1'b0;
-      ah_q    <= 1'b0;
-      err_q   <= 1'b0;
+      ph_q  <= PhPre;
+      sh_q  <= Sh2H;
+      lo_q  <= 4'b0001;
+      s_q   <= '0;
+      c_q   <= '0;
+      bh_q  <= '0;
+      dh_q  <= '0;
+      nh_q  <= '0;
+      a_q   <= '0;
+      pos_q <= '0;
+      qh_q  <= 1'b0;
+      ah_q  <= 1'b0;
     end else begin
-      state_q <= state_d;
-      sh_q    <= sh_d;
-      lo_q    <= lo_d;
-      s_q     <= s_d;
-      c_q     <= c_d;
-      bh_q    <= bh_d;
-      dh_q    <= dh_d;
-      nh_q    <= nh_d;
-      a_q     <= a_d;
-      pos_q   <= pos_d;
-      qh_q    <= qh_d;
-      ah_q    <= ah_d;
-      err_q   <= err_d;
+      ph_q  <= ph_d;
+      sh_q  <= sh_d;
+      lo_q  <= lo_d;
+      s_q   <= s_d;
+      c_q   <= c_d;
+      bh_q  <= bh_d;
+      dh_q  <= dh_d;
+      nh_q  <= nh_d;
+      a_q   <= a_d;
+      pos_q <= pos_d;
+      qh_q  <= qh_d;
+      ah_q  <= ah_d;
     end
   end
-
-  assign in_ready_o  = (state_q == StIdle);
-  assign out_valid_o = (state_q == StDone);
-  assign s_o         = err_q ? '0 : s_q[Width:0];
-  assign err_o       = err_q;
 
 endmodule

@@ -9,11 +9,14 @@
     montmul demo [--samples S] [--sim ...]
     montmul synth --core NAME[,..] --width K[,..] --target ecp5|asic|xilinx[,..] [--param P=V] [--option O=V] [--json]
     montmul modexp --core NAME --width K --base X --exp E --mod N [--ladder] [--sim ...] [--json]
-    montmul rsa [--core NAME] (--bits B | --key PEM) [--crt|--no-crt] [--sim ...] [--json] {sign,verify,encrypt,decrypt} ...
+    montmul rsa [--core NAME] (--bits B | --key PEM) [--save-key PEM [--force]] [--crt|--no-crt] [--sim ...]
+                [--ladder|--no-ladder] [--allow-timing-leak] [--json] {sign,verify,encrypt,decrypt} ...
+    montmul report [--widths 1024,2048] [--fpga-widths 256] [--core ...] [--out build/report] ...
 
-Operands are decimal or 0x-hex.  ``--json`` prints one JSON object.
-Exit status: 0 on success, 2 on a rejected input or bad usage, 1 if the RTL
-disagrees with the model.
+Operands are decimal or 0x-hex.  ``--json`` prints one JSON object, big
+integers as 0x-hex strings.  Long jobs draw a progress bar on stderr.
+Exit statuses (:mod:`montmul.cli_util`): 0 success, 1 verification failure,
+2 bad usage, 3 rejected input, 4 tool failure, 130 interrupted, 141 closed pipe.
 """
 
 from __future__ import annotations
@@ -22,16 +25,33 @@ import argparse
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
-from . import cores
+from . import VERSION, cores, progress
 from .cli_rsa import add_parsers as add_rsa_parsers
-from .cli_util import SIMS, core_and_width, fail, hdl_params, parse_csv, parse_int
+from .cli_util import (
+    DEFAULT_SIM, EXIT_CHECK, EXIT_INPUT, EXIT_INTERRUPT, EXIT_OK, EXIT_PIPE, EXIT_TOOL, EXIT_USAGE, SIMS,
+    CliError, core_and_width, fail, hdl_params, nonneg_int, parse_csv, parse_int, parse_widths, positive_int,
+)
 from .models import InputError
 from .sim.api import simulate
 from .stats import cycle_stats, model_cycles
 
+#: Default output directory of ``montmul report`` (tracked docs/ only when asked).
+REPORT_OUT = "build/report"
+
 # --------------------------------------------------------------------------
+def _r_text(c) -> str:
+    """R as the table prints it: "k+c" when log2 R - k is the same at every
+    width (radix-2 cores), else R at k = 1024 (word-level cores round k + 2
+    up to whole words)."""
+    offsets = {c.radix_log2(k) - k for k in range(1017, 1025)}
+    if len(offsets) == 1:
+        return f"k+{offsets.pop()}"
+    return f"{c.radix_log2(1024)} at k=1024"
+
+
 def cmd_cores(args) -> int:
     rows = []
     for c in cores.CORES.values():
@@ -43,7 +63,7 @@ def cmd_cores(args) -> int:
                 "paper": c.paper,
                 "top": c.top,
                 "width_range": [w.lo, w.hi],
-                "r_log2": f"k+{c.radix_log2(1024) - 1024}",
+                "r_log2": _r_text(c),
                 "input_range": f"[0, {c.in_bound}N)",
                 "output_range": f"[0, {c.out_bound}N)",
                 "latency_bound_1024": c.bound(1024),
@@ -77,11 +97,12 @@ def cmd_mul(args) -> int:
     try:
         want = core.run_model(a, b, n, k, params)
     except InputError as exc:
-        if args.sim != "model":
+        # The RTL must reject it too; values wider than its ports cannot even be driven.
+        if args.sim != "model" and all(0 <= v < 1 << k for v in (a, b, n)):
             (r,) = simulate(core, k, [(a, b, n)], sim=args.sim, params=params)
             if not r.err:
-                return fail(f"the RTL accepted a request the model rejects: {exc}", 1)
-        return fail(f"rejected input: {exc}")
+                return fail(f"the RTL accepted a request the model rejects: {exc}", EXIT_CHECK)
+        return fail(f"rejected input: {exc}", EXIT_INPUT)
     result, cycles = want.result, want.cycles
     if args.sim != "model":
         (r,) = simulate(core, k, [(a, b, n)], sim=args.sim, params=params)
@@ -89,23 +110,24 @@ def cmd_mul(args) -> int:
             return fail(
                 f"RTL ({args.sim}) disagrees with the model: rtl s={r.s:#x} err={r.err} "
                 f"cycles={r.cycles}, model s={want.result:#x} cycles={want.cycles}",
-                1,
+                EXIT_CHECK,
             )
         result, cycles = r.s, r.cycles
     out = {
         "core": core.name,
         "width": k,
         "sim": args.sim,
-        "a": a,
-        "b": b,
-        "n": n,
-        "result": result,
+        "a": hex(a),
+        "b": hex(b),
+        "n": hex(n),
+        "result": hex(result),
         "r_log2": core.radix_log2(k, params, n),
         "cycles": cycles,
         "breakdown": want.breakdown,
-        "reduced": result % n,
+        "reduced": hex(result % n),
     }
     if args.json:
+        out["wall_seconds"] = progress.wall_seconds(args._t0)
         print(json.dumps(out))
     else:
         print(f"core      {core.name} (width {k}, {args.sim})")
@@ -119,14 +141,13 @@ def cmd_mul(args) -> int:
 # --------------------------------------------------------------------------
 def cmd_cycles(args) -> int:
     core, k = core_and_width(args)
-    if args.samples < 1:
-        return fail("--samples must be at least 1")
     try:
         out = cycle_stats(core, k, args.samples, args.seed, args.sim, args.jobs, hdl_params(args),
                           modulus_bits=args.modulus_bits)
     except RuntimeError as exc:
-        return fail(str(exc), 1)
+        return fail(str(exc), EXIT_CHECK)
     if args.json:
+        out["wall_seconds"] = progress.wall_seconds(args._t0)
         print(json.dumps(out))
         return 0
     print(f"{core.name} width {k}: {args.samples} random multiplications with {out['modulus_bits']}-bit moduli, "
@@ -149,21 +170,37 @@ def cmd_leak(args) -> int:
     try:
         rep = audit(core, k, args.samples, args.seed, args.sim, args.jobs, params=hdl_params(args))
     except RuntimeError as exc:
-        return fail(str(exc), 1)
-    print(json.dumps(rep.as_dict()) if args.json else format_report(rep))
+        return fail(str(exc), EXIT_CHECK)
+    if args.json:
+        print(json.dumps({**rep.as_dict(), "wall_seconds": progress.wall_seconds(args._t0)}))
+    else:
+        print(format_report(rep))
     return 0
 
 
 def cmd_table3(args) -> int:
     from .report import table3
 
-    widths = tuple(int(w) for w in args.widths.split(","))
-    try:
-        data = table3.build(widths, args.samples, args.seed, args.sim, args.jobs,
-                            progress=None if args.json else (lambda m: print(f"  measuring {m} ...", file=sys.stderr)))
-    except RuntimeError as exc:
-        return fail(str(exc), 1)
-    print(json.dumps(data) if args.json else table3.format_table(data))
+    widths = parse_widths(args.widths)
+    rows = sum(1 for r in table3.ROWS if r.core in cores.CORES) * len(widths)
+    with progress.Bar(rows, "table3", unit="row") as bar:
+        seen: list[str] = []
+
+        def step(m):  # called before each row is measured
+            if seen:
+                bar.update()
+            seen.append(m)
+            if not args.json:
+                progress.write(f"  measuring {m} ...")
+
+        try:
+            data = table3.build(widths, args.samples, args.seed, args.sim, args.jobs, progress=step)
+        except RuntimeError as exc:
+            return fail(str(exc), EXIT_CHECK)
+    if args.json:
+        print(json.dumps({**data, "wall_seconds": progress.wall_seconds(args._t0)}))
+    else:
+        print(table3.format_table(data))
     return 0
 
 
@@ -175,6 +212,7 @@ def cmd_demo(args) -> int:
     """The main job: every core on paper 001's 32-bit example and on a batch of
     random 1024-bit multiplications in RTL simulation, beside the models."""
     a, b, n, paper = P001
+    cores.WIDTH.check("Width", args.width)  # before the first simulation, not after it
     print("montmul demo: every registered core in RTL simulation, beside its model\n")
     print(f"Paper 001's 32-bit example (Icarus): A={a} B={b} N={n}, paper's R = 2^32, result {paper}")
     for core in cores.CORES.values():
@@ -189,7 +227,7 @@ def cmd_demo(args) -> int:
             f" cycles {r.cycles:5d} (model {m.cycles:5d})  {'OK' if ok else 'MISMATCH'}"
         )
         if not ok:
-            return 1
+            return EXIT_CHECK
     k = args.width
     print(f"\n{args.samples} random {k}-bit multiplications per core (seed {args.seed}), {args.sim}:")
     print(f"  {'core':10s} {'avg':>9s} {'min':>6s} {'max':>6s} {'std':>7s} {'model avg':>10s}  phases (model avg)")
@@ -198,7 +236,7 @@ def cmd_demo(args) -> int:
         try:
             st = cycle_stats(core, k, args.samples, args.seed, args.sim, args.jobs)
         except RuntimeError as exc:
-            return fail(f"{core.name}: {exc}", 1)
+            return fail(f"{core.name}: {exc}", EXIT_CHECK)
         rows[core.name] = st
         ph = ", ".join(f"{key} {v:.1f}" for key, v in st["model_breakdown_avg"].items())
         print(
@@ -226,13 +264,20 @@ def cmd_synth(args) -> int:
 
     names = list(cores.CORES) if args.core == "all" else parse_csv(args.core)
     targets = list(sy.TARGETS) if args.target == "all" else parse_csv(args.target)
-    widths = [int(w) for w in parse_csv(args.width)]
+    if not names:
+        raise CliError("--core needs at least one core name (or 'all')")
+    if not targets:
+        raise CliError("--target needs at least one of ecp5, asic, xilinx (or 'all')")
+    widths = list(parse_widths(args.width, "--width"))
     params: dict[str, int] = {}
     for item in args.param or []:
         name, sep, value = item.partition("=")
         if not sep:
             raise ValueError(f"--param takes NAME=VALUE, got {item!r}")
-        params[name] = parse_int(value)
+        try:
+            params[name] = parse_int(value)
+        except argparse.ArgumentTypeError as exc:
+            raise CliError(f"--param {name}: {exc}") from None
     options: dict[str, object] = {}
     for item in args.option or []:
         name, sep, value = item.partition("=")
@@ -248,15 +293,14 @@ def cmd_synth(args) -> int:
     for j in jobs:
         j.resolve()  # unknown core, target, parameter or option: status 2 before any run
 
-    def progress(job, res):
-        if not args.json:
-            state = "FAILED" if "error" in res else ("cached" if res.get("cached") else f"{res['seconds']['total']} s")
-            print(f"  {job.core} width {job.width} {job.target}: {state}", file=sys.stderr)
+    def done(job, res):
+        state = "FAILED" if "error" in res else ("cached" if res.get("cached") else f"{res['seconds']['total']} s")
+        progress.write(f"  {job.core} width {job.width} {job.target}: {state}")
 
     try:
-        results = sy.run_many(jobs, workers=args.jobs, force=args.force, on_error="return", progress=progress)
+        results = sy.run_many(jobs, workers=args.jobs, force=args.force, on_error="return", progress=done)
     except sy.ToolError as exc:
-        return fail(str(exc), 1)
+        return fail(str(exc), EXIT_TOOL)
     if args.samples > 0:
         cycles: dict[tuple[str, int], float] = {}
         for r in results:
@@ -266,7 +310,8 @@ def cmd_synth(args) -> int:
                     cycles[ck] = model_cycles(r["core"], r["width"], args.samples, args.seed, params or None)
                 r["figures"] = sy.figures(r, cycles[ck])
     if args.json:
-        print(json.dumps({"results": results, "samples": args.samples, "seed": args.seed}))
+        print(json.dumps({"results": results, "samples": args.samples, "seed": args.seed,
+                          "wall_seconds": progress.wall_seconds(args._t0)}))
     else:
         from .synth.text import format_results
 
@@ -274,7 +319,7 @@ def cmd_synth(args) -> int:
         if args.samples > 0:
             print(f"\ncycles: model average over {args.samples} random operand sets (seed {args.seed}); "
                   "time = cycles x delay, throughput = k / time, ATP = area x time (paper 000)")
-    return 1 if any("error" in r for r in results) else 0
+    return EXIT_TOOL if any("error" in r for r in results) else EXIT_OK
 
 
 def cmd_report(args) -> int:
@@ -283,12 +328,11 @@ def cmd_report(args) -> int:
     from . import synth as sy
     from .report import render, results
 
-    widths = tuple(int(w) for w in parse_csv(args.widths))
-    fpga = tuple(int(w) for w in parse_csv(args.fpga_widths)) if args.fpga_widths else ()
+    widths = parse_widths(args.widths)
+    fpga = parse_widths(args.fpga_widths, "--fpga-widths", allow_empty=True)
     only = parse_csv(args.core) if args.core else None
-    out = Path(args.out) if args.out else cores.ROOT / "docs"
-    if not widths:
-        raise ValueError("--widths needs at least one width")
+    out = Path(args.out)
+    docs = out.resolve() == (cores.ROOT / "docs").resolve()
     argv = ["montmul report"]
     if args.widths != "1024,2048":
         argv.append(f"--widths {args.widths}")
@@ -298,122 +342,229 @@ def cmd_report(args) -> int:
         argv.append(f"--core {args.core}")
     if args.samples != 10000:
         argv.append(f"--samples {args.samples}")
+    argv.append(f"--out {'docs' if docs else args.out}")
 
-    def progress(job, res):
-        state = "FAILED" if "error" in res else ("cached" if res.get("cached") else f"{res['seconds']['total']} s")
-        print(f"  {job.core} {job.params or ''} width {job.width} {job.target}: {state}", file=sys.stderr)
+    def done(job, res):
+        if res.get("cached"):
+            return
+        state = "FAILED" if "error" in res else f"{res['seconds']['total']} s"
+        progress.write(f"  {job.core} {job.params or ''} width {job.width} {job.target}: {state}")
 
     try:
-        data = results.build(widths, fpga, only, args.samples, args.seed, args.jobs, args.force, progress)
+        data = results.build(widths, fpga, only, args.samples, args.seed, args.jobs, args.force, done)
     except sy.ToolError as exc:
-        return fail(str(exc), 1)
-    readme = cores.ROOT / "README.md" if args.out is None and only is None else None
+        return fail(str(exc), EXIT_TOOL)
+    # The README's headline table is refreshed only with the tracked docs (make report).
+    readme = cores.ROOT / "README.md" if docs and only is None else None
     paths = render.write(data, out, " ".join(argv), readme)
     for pth in paths:
         print(f"wrote {pth}")
     print(f"report: {data['synth_jobs']} synthesis jobs ({data['synth_fresh']} fresh), "
           f"{data['seconds']['total']} s wall")
-    return 1 if any("error" in v for r in data["rows"] for ws in r["widths"].values()
+    return EXIT_TOOL if any("error" in v for r in data["rows"] for ws in r["widths"].values()
                     for v in ws.values() if isinstance(v, dict)) else 0
 
 
 # --------------------------------------------------------------------------
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="montmul", description="Montgomery multiplier cores: models, RTL simulation, statistics")
-    sub = p.add_subparsers(dest="cmd", required=True)
+class Parser(argparse.ArgumentParser):
+    """argparse with usage errors as one line (status 2) naming the command's help."""
 
-    c = sub.add_parser("cores", help="list the registered cores")
-    c.add_argument("--json", action="store_true")
+    def error(self, message: str):
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Every option's help text ends with its default (where it has one)."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if action.default in (None, False, argparse.SUPPRESS) or "%(default)" in text or "default" in text:
+            return text
+        if action.option_strings or action.nargs in (argparse.OPTIONAL, argparse.ZERO_OR_MORE):
+            return text + " (default: %(default)s)"
+        return text
+
+
+def subparser(sub, name: str, **kw) -> argparse.ArgumentParser:
+    """A subcommand whose help shows every option's default."""
+    return sub.add_parser(name, formatter_class=HelpFormatter, **kw)
+
+
+def sim_arg(sp, choices=SIMS, default: str = DEFAULT_SIM) -> None:
+    sp.add_argument("--sim", choices=choices, default=default,
+                    help="where to compute: the cycle-exact model, or RTL simulation on Icarus or Verilator "
+                         "(every RTL result and latency is checked against the model)")
+
+
+def jobs_arg(sp, what: str = "parallel simulator processes") -> None:
+    sp.add_argument("--jobs", type=positive_int, default=os.cpu_count() or 1, help=what)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = Parser(prog="montmul", formatter_class=HelpFormatter,
+                                description="Montgomery multiplier cores: models, RTL simulation, synthesis, "
+                                            "statistics, RSA.",
+                                epilog="Exit status: 0 success, 1 verification failure, 2 bad usage, "
+                                       "3 rejected input, 4 tool failure, 130 interrupted, 141 closed pipe.")
+    p.add_argument("--version", action="version", version=f"montmul {VERSION}")
+    sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
+
+    c = subparser(sub, "cores", help="list the registered cores")
+    c.add_argument("--json", action="store_true", help="print one JSON object")
     c.set_defaults(func=cmd_cores)
 
     def core_args(sp):
         sp.add_argument("--core", required=True, help="core name (see `montmul cores`)")
         sp.add_argument("--param", action="append", metavar="P=V", help="HDL parameter (repeatable)")
         sp.add_argument("--width", type=int, required=True, help="modulus width k in bits")
-        sp.add_argument("--json", action="store_true", help="print one JSON object")
+        sp.add_argument("--json", action="store_true", help="print one JSON object (integers as 0x-hex strings)")
 
-    m = sub.add_parser("mul", help="one Montgomery multiplication")
+    m = subparser(sub, "mul", help="one Montgomery multiplication")
     core_args(m)
-    m.add_argument("--a", type=parse_int, required=True)
-    m.add_argument("--b", type=parse_int, required=True)
-    m.add_argument("--n", type=parse_int, required=True)
-    m.add_argument("--sim", choices=SIMS, default="model")
+    m.add_argument("--a", type=parse_int, required=True, help="operand A, in [0, 2N)")
+    m.add_argument("--b", type=parse_int, required=True, help="operand B, in [0, 2N)")
+    m.add_argument("--n", type=parse_int, required=True, help="odd modulus N >= 3 that fits --width")
+    sim_arg(m)
     m.set_defaults(func=cmd_mul)
 
-    cy = sub.add_parser("cycles", help="random-input cycle statistics from RTL simulation")
+    cy = subparser(sub, "cycles", help="random-input cycle statistics (model or RTL simulation)")
     core_args(cy)
-    cy.add_argument("--samples", type=int, default=1000)
-    cy.add_argument("--seed", type=int, default=1)
+    cy.add_argument("--samples", type=positive_int, default=1000, help="random multiplications")
+    cy.add_argument("--seed", type=int, default=1, help="random seed")
     cy.add_argument("--modulus-bits", type=int, metavar="L",
                     help="draw random moduli of exactly L bits (default: the width)")
-    cy.add_argument("--sim", choices=SIMS, default="verilator")
-    cy.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel simulator processes")
+    sim_arg(cy)
+    jobs_arg(cy)
     cy.set_defaults(func=cmd_cycles)
 
-    lk = sub.add_parser("leak", help="timing-leak audit: how the latency varies with the data")
+    lk = subparser(sub, "leak", help="timing-leak audit: how the latency varies with the data")
     core_args(lk)
-    lk.add_argument("--samples", type=int, default=200)
-    lk.add_argument("--seed", type=int, default=1)
-    lk.add_argument("--sim", choices=SIMS, default="verilator")
-    lk.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    lk.add_argument("--samples", type=positive_int, default=200, help="random operand sets per experiment")
+    lk.add_argument("--seed", type=int, default=1, help="random seed")
+    sim_arg(lk)
+    jobs_arg(lk)
     lk.set_defaults(func=cmd_leak)
 
-    t3 = sub.add_parser("table3", help="paper 000's Table III cycle columns rebuilt from RTL")
-    t3.add_argument("--samples", type=int, default=10000)
-    t3.add_argument("--widths", default="1024,2048")
-    t3.add_argument("--seed", type=int, default=1)
-    t3.add_argument("--sim", choices=SIMS, default="verilator")
-    t3.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    t3.add_argument("--json", action="store_true")
+    t3 = subparser(sub, "table3", help="paper 000's Table III cycle columns (model or RTL simulation)")
+    t3.add_argument("--samples", type=positive_int, default=10000, help="random multiplications per row and width")
+    t3.add_argument("--widths", default="1024,2048", help="widths k, comma-separated")
+    t3.add_argument("--seed", type=int, default=1, help="random seed")
+    sim_arg(t3)
+    jobs_arg(t3)
+    t3.add_argument("--json", action="store_true", help="print one JSON object")
     t3.set_defaults(func=cmd_table3)
 
-    d = sub.add_parser("demo", help="the main job (make demo)")
-    d.add_argument("--width", type=int, default=1024)
-    d.add_argument("--samples", type=int, default=200)
-    d.add_argument("--seed", type=int, default=1)
-    d.add_argument("--sim", choices=("icarus", "verilator"), default="verilator")
-    d.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    d = subparser(sub, "demo", help="the main job (make demo): every core in RTL simulation beside its model")
+    d.add_argument("--width", type=int, default=1024, help="width of the random multiplications")
+    d.add_argument("--samples", type=positive_int, default=200, help="random multiplications per core")
+    d.add_argument("--seed", type=int, default=1, help="random seed")
+    d.add_argument("--sim", choices=("icarus", "verilator"), default="verilator",
+                   help="RTL simulator for the random multiplications (the demo always simulates RTL)")
+    jobs_arg(d)
     d.set_defaults(func=cmd_demo)
 
-    sy = sub.add_parser("synth", help="synthesis: ECP5 (nextpnr Fmax), ASIC (OSU 0.18 um, OpenSTA), Xilinx counts")
+    sy = subparser(sub, "synth", help="synthesis: ECP5 (nextpnr Fmax), ASIC (OSU 0.18 um, OpenSTA), Xilinx counts")
     sy.add_argument("--core", required=True, help="core name(s), comma-separated, or 'all'")
     sy.add_argument("--width", required=True, help="width(s) k, comma-separated")
     sy.add_argument("--target", required=True, help="ecp5, asic, xilinx (comma-separated) or 'all'")
     sy.add_argument("--param", action="append", metavar="P=V", help="HDL parameter for every core (repeatable)")
     sy.add_argument("--option", action="append", metavar="O=V",
                     help="flow option, e.g. freq_mhz=250, seed=2, period_ps=1500, max_fanout=6 (repeatable)")
-    sy.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel synthesis processes")
+    jobs_arg(sy, "parallel synthesis processes")
     sy.add_argument("--force", action="store_true", help="rerun even when a cached result exists")
-    sy.add_argument("--samples", type=int, default=1000,
+    sy.add_argument("--samples", type=nonneg_int, default=1000,
                     help="random operand sets for the model's average cycles (0: no derived figures)")
-    sy.add_argument("--seed", type=int, default=1)
+    sy.add_argument("--seed", type=int, default=1, help="random seed")
     sy.add_argument("--json", action="store_true", help="print one JSON object")
     sy.set_defaults(func=cmd_synth)
 
-    rp = sub.add_parser("report", help="cycles, area, delay and FPGA resources of every core beside the papers "
-                                        "(docs/results.md, plots)")
+    rp = subparser(sub, "report", help="cycles, area, delay and FPGA resources of every core beside the papers "
+                                        f"(results.md, results.json, plots; into {REPORT_OUT}/)")
     rp.add_argument("--widths", default="1024,2048", help="widths for cycles and the ASIC flow (comma-separated)")
     rp.add_argument("--fpga-widths", default="256", help="widths for the ECP5 and Xilinx flows ('' for none)")
     rp.add_argument("--core", help="only these cores or row labels (comma-separated); default every core")
-    rp.add_argument("--out", help="output directory (default docs/; the README's headline table is refreshed "
-                                  "only then)")
-    rp.add_argument("--samples", type=int, default=10000, help="random operand sets per cycle average")
-    rp.add_argument("--seed", type=int, default=1)
-    rp.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel processes")
+    rp.add_argument("--out", default=REPORT_OUT,
+                    help="output directory; `--out docs` (make report) refreshes the tracked docs and, for "
+                         "every core, README's headline table")
+    rp.add_argument("--samples", type=positive_int, default=10000, help="random operand sets per cycle average")
+    rp.add_argument("--seed", type=int, default=1, help="random seed")
+    jobs_arg(rp, "parallel processes")
     rp.add_argument("--force", action="store_true", help="rerun synthesis even when cached")
     rp.set_defaults(func=cmd_report)
 
-    add_rsa_parsers(sub, core_args)  # modexp, rsa (src/montmul/cli_rsa.py)
+    add_rsa_parsers(sub, core_args, subparser)  # modexp, rsa (src/montmul/cli_rsa.py)
+    for sp in all_parsers(p):
+        sp.formatter_class = HelpFormatter
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def all_parsers(p: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """``p`` and every subcommand's parser, depth first."""
+    out = [p]
+    for act in p._actions:
+        if isinstance(act, argparse._SubParsersAction):
+            for sp in dict.fromkeys(act.choices.values()):
+                out += all_parsers(sp)
+    return out
+
+
+def _run(argv: list[str] | None) -> int:
     try:
-        return args.func(args)
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # argparse: --help, --version (0) or a usage error (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    args._t0 = time.monotonic()
+    progress.reset()
+    try:
+        code = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+        return code
+    except CliError as exc:
+        return fail(str(exc), exc.code)
+    except InputError as exc:
+        return fail(f"rejected input: {exc}", EXIT_INPUT)
     except (KeyError, ValueError) as exc:
         msg = exc.args[0] if exc.args else str(exc)
-        return fail(str(msg))
+        return fail(str(msg), EXIT_USAGE)
+    except RuntimeError as exc:
+        if type(exc).__name__ == "ToolError":  # montmul.synth: a tool missing, failing or timing out
+            return fail(str(exc), EXIT_TOOL)
+        return fail(str(exc), EXIT_CHECK)  # a result differs from its model, pow() or cryptography
+    except AssertionError as exc:  # montmul.sim.runner: the simulation itself failed
+        return fail(f"simulation failed: {exc}", EXIT_TOOL)
+    except SystemExit as exc:  # cocotb's runner exits when a simulator build fails
+        return fail(f"simulator build or run failed (status {exc.code}); see the log under build/sim/", EXIT_TOOL)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The ``montmul`` entry point: runs one subcommand and returns its exit
+    status; every failure is one line on stderr, never a traceback (set
+    MONTMUL_DEBUG=1 to see one for an unexpected error)."""
+    progress.enable(True)
+    try:
+        return _run(argv)
+    except KeyboardInterrupt:
+        return fail("interrupted", EXIT_INTERRUPT)
+    except BrokenPipeError:
+        # The reader went away (`montmul cores | head -1`): stop quietly.
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return EXIT_PIPE
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        return fail(f"{exc.strerror or exc}{':' if where else ''}{where}", EXIT_TOOL)
+    except Exception as exc:  # noqa: BLE001 - the promise: one line, never a traceback
+        if os.environ.get("MONTMUL_DEBUG"):
+            raise
+        name = getattr(exc, "__module__", "") + "." + type(exc).__name__
+        tool = "ToolError" in name or "subprocess" in name
+        return fail(f"{'tool failure' if tool else 'internal error'}: {type(exc).__name__}: {exc} "
+                    "(MONTMUL_DEBUG=1 shows the traceback)", EXIT_TOOL)
+    finally:
+        progress.enable(False)
 
 
 if __name__ == "__main__":

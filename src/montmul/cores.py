@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
 
-from .models import MMResult, radix2, scalable
+from .models import MMResult, radix2, scalable, systolic
 
 #: Repository root (the RTL lives in ``rtl/`` beside ``src/``).
 ROOT = Path(__file__).resolve().parents[2]
@@ -215,7 +215,13 @@ MSCS_CELLS = ("common/mm_csa_row.sv", "common/mm_sm3.sv")
 FCS1_CS_RTL = SHELL + ("common/mm_csa_row.sv", "common/mm_brfa.sv", "radix2/mm_fcs1.sv")
 FCS2_CS_RTL = SHELL + ("common/mm_csa_row.sv", "common/mm_sm3.sv", "common/mm_brfa.sv", "radix2/mm_fcs2.sv")
 FCS_CS2BIN = ("common/mm_cpa_fc.sv", "common/mm_cs2bin.sv")
-CPA_WIDTH = Param(32, 4, 256, "word width w of the word-serial carry-propagate converter")
+#: The binary wrapper mm_fcs_bin holds either carry-save core (its Variant
+#: parameter picks one), so both configurations read both cores' files.
+FCS_BIN_RTL = FCS2_CS_RTL + ("radix2/mm_fcs1.sv",) + FCS_CS2BIN + ("radix2/mm_fcs_bin.sv",)
+FCS_BIN_PARAMS = {
+    "CpaWidth": Param(32, 4, 256, "word width w of the word-serial carry-propagate converter"),
+    "Variant": Param(1, 1, 2, "the carry-save core: 1 = FCS-MM-1, 2 = FCS-MM-2"),
+}
 
 
 def scs_new_bound(k: int, p: Params) -> int:
@@ -290,10 +296,11 @@ register(Core(
     name="fcs1_bin",
     family="radix2",
     paper="000 Sec. II-C Fig. 5/6, 001 Algorithm 2; binary wrapper ours",
-    top="mm_fcs1_bin",
-    rtl=FCS1_CS_RTL + FCS_CS2BIN + ("radix2/mm_fcs1_bin.sv",),
+    top="mm_fcs_bin",
+    rtl=FCS_BIN_RTL,
     model=radix2.fcs1_bin,
-    params={"CpaWidth": CPA_WIDTH},
+    params=FCS_BIN_PARAMS,
+    fixed={"Variant": 1},
     model_args={"CpaWidth": "cpa_width"},
     r_log2=walter,
     # Constant: k+2 iterations, then ceil((k+1)/w) converter words.
@@ -305,10 +312,11 @@ register(Core(
     name="fcs2_bin",
     family="radix2",
     paper="000 Sec. II-C (McIvor et al.'s FCS-MM-2); binary wrapper ours",
-    top="mm_fcs2_bin",
-    rtl=FCS2_CS_RTL + FCS_CS2BIN + ("radix2/mm_fcs2_bin.sv",),
+    top="mm_fcs_bin",
+    rtl=FCS_BIN_RTL,
     model=radix2.fcs2_bin,
-    params={"CpaWidth": CPA_WIDTH},
+    params=FCS_BIN_PARAMS,
+    fixed={"Variant": 2},
     model_args={"CpaWidth": "cpa_width"},
     r_log2=walter,
     # Constant: 1 precompute cycle (D = B + N), k+2 iterations, converter words.
@@ -405,6 +413,64 @@ register(Core(
     latency_bound=lambda k, p: 1 + k + 2,
     description="FCS-MM-2: carry-save operands and result (not on the common interface)",
 ), unit=True)
+
+
+# ---------------------------------------------------------------------------
+# Paper 004 (issue 13): word-level systolic and multiplexed systolic arrays,
+# radix r = 2^w (WordWidth), m = ceil((k+2)/w) words, R = r^m > 4N, inputs
+# and outputs in [0, 2N), N' = -N^-1 mod r computed in the core.
+# docs/systolic.md.
+# ---------------------------------------------------------------------------
+SYSTOLIC_CTRL = SHELL + ("systolic/mm_sys_quot.sv", "systolic/mm_sys_ctrl.sv")
+WORD_WIDTH = Param(16, systolic.WORD_WIDTH_MIN, systolic.WORD_WIDTH_MAX, "word width w: radix 2^w")
+#: w = 16 on Icarus at 8 (one word) and 32 bits (3), on Verilator at 64 (5);
+#: WordWidth 8 and 32 at each simulator's smallest width (Icarus k = 8: 2 and
+#: 1 words; Verilator k = 64: 9 words in three arithmetic cores, and 3).
+SYSTOLIC_TEST_WIDTHS = {"icarus": (8, 32), "verilator": (64,)}
+SYSTOLIC_TEST_PARAMS = ({"WordWidth": 8}, {"WordWidth": 32})
+
+
+def systolic_r(k: int, p: Params, n: int) -> int:
+    """R = 2^(w * ceil((k+2)/w)): whole words, 4N < R."""
+    return systolic.r_log2(k, p["WordWidth"])
+
+
+register(Core(
+    name="systolic",
+    family="systolic",
+    paper="004 Sec. 4.1, Fig. 1-5 (reconstructed: docs/systolic.md)",
+    top="mm_systolic",
+    rtl=SYSTOLIC_CTRL + ("systolic/mm_sys_pe.sv", "systolic/mm_systolic.sv"),
+    model=systolic.systolic,
+    params={"WordWidth": WORD_WIDTH},
+    model_args={"WordWidth": "word_width"},
+    r_log2=systolic_r,
+    # Exact (data independent): I Newton steps + 1 + 3(m-1) + m.
+    latency_bound=lambda k, p: systolic.systolic_latency(k, p["WordWidth"]),
+    description="Word-level systolic array: m PEs with two w x w multipliers each, quotient block, N' in the core",
+    test_widths=SYSTOLIC_TEST_WIDTHS,
+    test_params=SYSTOLIC_TEST_PARAMS,
+))
+
+register(Core(
+    name="systolic_mux",
+    family="systolic",
+    paper="004 Sec. 4.2, Fig. 6-10 (reconstructed: docs/systolic.md)",
+    top="mm_systolic_mux",
+    rtl=SYSTOLIC_CTRL + (
+        "systolic/mm_sys_mulblk.sv", "systolic/mm_sys_mpe.sv", "systolic/mm_sys_mpe_last.sv",
+        "systolic/mm_sys_acore.sv", "systolic/mm_systolic_mux.sv",
+    ),
+    model=systolic.systolic_mux,
+    params={"WordWidth": WORD_WIDTH},
+    model_args={"WordWidth": "word_width"},
+    r_log2=systolic_r,
+    # Exact (data independent): I Newton steps + 1 + 4(m-1) + m + 1.
+    latency_bound=lambda k, p: systolic.systolic_mux_latency(k, p["WordWidth"]),
+    description="Multiplexed systolic array: ceil(m/4) arithmetic cores, one multiplier block per four one-adder PEs",
+    test_widths=SYSTOLIC_TEST_WIDTHS,
+    test_params=SYSTOLIC_TEST_PARAMS,
+))
 
 
 # --- Paper 002: scalable radix-4 Booth cores (docs/scalable.md) -------------

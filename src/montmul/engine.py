@@ -126,12 +126,10 @@ def core_wrapper(core: str, params: dict[str, int] | None = None) -> str:
     w = cores.WIDTH
     plist = [("Width", "Width")]
     for k in sorted(fixed):
-        # on/off parameters (range 0..1) as one-bit literals: they are `bit`
-        # (Icarus 11 mishandles 32-bit values there); int parameters (such
-        # as a FIFO latency of 1) as plain numbers, or Verilator warns.
-        v = fixed[k]
-        onoff = (c.all_params[k].lo, c.all_params[k].hi) == (0, 1)
-        plist.append((k, f"1'b{v}" if onoff else str(v)))
+        # On/off parameters (range 0..1) are `bit` and get one-bit literals
+        # (Icarus 11 mishandles 32-bit values there); int parameters decimal.
+        v, p = fixed[k], c.all_params[k]
+        plist.append((k, f"1'b{v}" if (p.lo, p.hi) == (0, 1) else str(v)))
     pw = max(len(k) for k, _ in plist)
     params_txt = ",\n".join(f"    .{k:<{pw}}({v})" for k, v in plist)
     tw = max(len(t) for _, _, t in _PORTS)

@@ -12,13 +12,23 @@ of each hardware exponentiation it used.
     sig = rsa.sign(key, b"hello", hw=hw)           # PKCS#1 v1.5, SHA-256, CRT
     sig.data, sig.cycles, sig.exps                 # signature bytes, total cycles, per exponentiation
     rsa.verify(key, b"hello", sig.data, hw=hw)     # raises ValueError on a bad signature
+    sig = rsa.sign(key, b"hi", hw=hw, padding="pss", hash="sha3_256", mgf1_hash="sha1", salt_length=0)
+    rsa.verify(key, b"hi", sig.data, hw=hw, padding="pss", hash="sha3_256", mgf1_hash="sha1", salt_length=0)
 
 Keys, hashes and the key-generation randomness come from the ``cryptography``
 package.  ``cryptography`` does not expose the RFC 8017 encodings as
 functions (EMSA-PKCS1-v1_5, EMSA-PSS, EME-PKCS1-v1_5, EME-OAEP), so they are
-written here from RFC 8017, hashing with
-``cryptography.hazmat.primitives.hashes``; the tests check them against
-``cryptography``'s own sign/verify/encrypt/decrypt (``docs/rsa.md``).
+written here from RFC 8017 (and RFC 8702 for RSASSA-PSS with SHAKE), hashing
+with ``cryptography.hazmat.primitives.hashes``; the tests check them against
+``cryptography``'s own sign/verify/encrypt/decrypt and, where ``cryptography``
+has no such scheme, against an independent ``hashlib`` encoding
+(``docs/rsa.md``).
+
+Every parameter a scheme depends on is explicit and checked, never guessed:
+the hash, the MGF1 hash (``mgf1_hash``, by default the message/label hash)
+and, for PSS, the salt length (by default the digest length, for signing and
+verifying alike; ``salt_length="auto"``, reading it from the signature, only
+when asked for).  Results record what was used.
 
 Private-key operations either exponentiate modulo n with d (``crt=False``),
 or run two half-width exponentiations, c^dP mod p and c^dQ mod q, on cores of
@@ -35,7 +45,9 @@ from __future__ import annotations
 import hmac
 import os
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from functools import partial
 
 import gmpy2
 from cryptography.hazmat.primitives import hashes, serialization
@@ -43,8 +55,14 @@ from cryptography.hazmat.primitives.asymmetric import rsa as _rsa
 
 from . import cores
 
+
+class ParameterError(ValueError):
+    """A parameter that does not fit the scheme (an unsupported hash, an MGF1
+    hash or salt length where the padding has none, an unknown padding):
+    the caller's mistake, not the data's."""
+
 __all__ = [
-    "KEY_SIZES", "HASHES", "DIGEST_INFO", "Hardware", "Exp", "RsaResult", "RsaKey",
+    "KEY_SIZES", "HASHES", "SHAKE_HASHES", "DIGEST_INFO", "Hardware", "Exp", "RsaResult", "RsaKey",
     "generate", "load_pem", "from_numbers",
     "rsaep", "rsadp", "encrypt", "decrypt", "sign", "verify", "verify_many",
     "emsa_pkcs1_v15", "emsa_pss_encode", "emsa_pss_verify", "mgf1",
@@ -57,8 +75,10 @@ KEY_SIZES = (1024, 2048, 3072, 4096)
 #: Smallest modulus accepted from a loaded key or from numbers.
 MIN_BITS = 512
 
-#: Hash names -> cryptography hash classes.
-HASHES: dict[str, type[hashes.HashAlgorithm]] = {
+#: Hash names -> a callable giving the ``cryptography`` hash object
+#: (``HASHES[name]()``).  SHAKE128/256 have the fixed output lengths of RFC
+#: 8702 (32 and 64 bytes) and serve RSASSA-PSS only (:data:`SHAKE_HASHES`).
+HASHES: dict[str, Callable[[], hashes.HashAlgorithm]] = {
     "sha1": hashes.SHA1,
     "sha224": hashes.SHA224,
     "sha256": hashes.SHA256,
@@ -66,9 +86,23 @@ HASHES: dict[str, type[hashes.HashAlgorithm]] = {
     "sha512": hashes.SHA512,
     "sha512_224": hashes.SHA512_224,
     "sha512_256": hashes.SHA512_256,
+    "sha3_224": hashes.SHA3_224,
+    "sha3_256": hashes.SHA3_256,
+    "sha3_384": hashes.SHA3_384,
+    "sha3_512": hashes.SHA3_512,
+    "shake128": partial(hashes.SHAKE128, digest_size=32),
+    "shake256": partial(hashes.SHAKE256, digest_size=64),
 }
 
-#: DER of DigestInfo without the digest (RFC 8017 Sec. 9.2, note 1).
+#: The extendable-output functions: RSASSA-PSS only, where (RFC 8702 Sec. 3.1)
+#: the message hash is the SHAKE with a 32 (SHAKE128) or 64 (SHAKE256) byte
+#: output and the mask generation function is the same SHAKE with the mask's
+#: length as output (no MGF1).  RFC 8702 defines no PKCS#1 v1.5 or OAEP use.
+SHAKE_HASHES = ("shake128", "shake256")
+
+#: DER of DigestInfo without the digest (RFC 8017 Sec. 9.2, note 1; SHA-3:
+#: the same structure with NIST's OIDs id-sha3-224 .. id-sha3-512,
+#: 2.16.840.1.101.3.4.2.7 .. .10, as in RFC 8017's ASN.1 module).
 DIGEST_INFO: dict[str, bytes] = {
     "sha1": bytes.fromhex("3021300906052b0e03021a05000414"),
     "sha224": bytes.fromhex("302d300d06096086480165030402040500041c"),
@@ -77,6 +111,10 @@ DIGEST_INFO: dict[str, bytes] = {
     "sha512": bytes.fromhex("3051300d060960864801650304020305000440"),
     "sha512_224": bytes.fromhex("302d300d06096086480165030402050500041c"),
     "sha512_256": bytes.fromhex("3031300d060960864801650304020605000420"),
+    "sha3_224": bytes.fromhex("302d300d06096086480165030402070500041c"),
+    "sha3_256": bytes.fromhex("3031300d060960864801650304020805000420"),
+    "sha3_384": bytes.fromhex("3041300d060960864801650304020905000430"),
+    "sha3_512": bytes.fromhex("3051300d060960864801650304020a05000440"),
 }
 
 SIGN_PADDINGS = ("pkcs1v15", "pss")
@@ -130,6 +168,14 @@ class RsaResult:
     seconds: float  #: wall-clock time of the exponentiations (model or simulation)
     padding: str | None = None
     hash: str | None = None
+    #: PSS and OAEP: the MGF1 hash; None for PKCS#1 v1.5 and for PSS with a
+    #: SHAKE (RFC 8702: the SHAKE itself is the mask generation function)
+    mgf1_hash: str | None = None
+    #: PSS: the salt length in bytes that was used (sign) or checked (verify)
+    salt_length: int | None = None
+    #: PSS verify with salt_length="auto": the salt length was read from the
+    #: signature (any length accepted), not checked against an expected one
+    salt_recovered: bool = False
 
     @property
     def cycles(self) -> int:
@@ -346,12 +392,28 @@ def rsadp(key: RsaKey, c: int, hw: Hardware | None = None, *, crt: bool = True, 
 
 
 # ---------------------------------------------------------------------------
-# Encodings (RFC 8017), hashing with cryptography
+# Hashes and mask generation
 def _hash_name(name: str) -> str:
-    key = name.lower().replace("-", "").replace("/", "_")
+    """The :data:`HASHES` key for ``name``: "sha256", "SHA-256", "sha3-256",
+    "SHA3_256", "sha512/224", "SHA-512/224", "shake128", "SHAKE-128" ..."""
+    key = str(name).lower().strip()
+    if key.startswith("sha-"):
+        key = "sha" + key[4:]
+    key = key.replace("/", "_").replace("-", "_")
+    if key.startswith("shake_"):
+        key = "shake" + key[6:]
     if key not in HASHES:
-        raise ValueError(f"unsupported hash {name!r}; use one of {', '.join(HASHES)}")
+        raise ParameterError(f"unsupported hash {name!r}; use one of {', '.join(HASHES)}")
     return key
+
+
+def _fixed_hash(name: str, what: str) -> str:
+    """A hash with a fixed output for PKCS#1 v1.5, OAEP or MGF1 (not a SHAKE)."""
+    name = _hash_name(name)
+    if name in SHAKE_HASHES:
+        raise ParameterError(f"unsupported hash {name!r} for {what}: RFC 8702 defines {name.upper()} "
+                         "for RSASSA-PSS only, as both message hash and mask function")
+    return name
 
 
 def _digest(name: str, data: bytes) -> bytes:
@@ -360,9 +422,16 @@ def _digest(name: str, data: bytes) -> bytes:
     return h.finalize()
 
 
+def _shake(name: str, data: bytes, length: int) -> bytes:
+    """SHAKE128/256 of ``data`` with an output of ``length`` bytes."""
+    h = hashes.Hash({"shake128": hashes.SHAKE128, "shake256": hashes.SHAKE256}[name](digest_size=length))
+    h.update(data)
+    return h.finalize()
+
+
 def mgf1(seed: bytes, length: int, hash_name: str = "sha256") -> bytes:
-    """MGF1 (RFC 8017 Appendix B.2.1)."""
-    hash_name = _hash_name(hash_name)
+    """MGF1 (RFC 8017 Appendix B.2.1) over a fixed-output hash."""
+    hash_name = _fixed_hash(hash_name, "MGF1")
     out = bytearray()
     counter = 0
     while len(out) < length:
@@ -371,13 +440,32 @@ def mgf1(seed: bytes, length: int, hash_name: str = "sha256") -> bytes:
     return bytes(out[:length])
 
 
+def _mgf1_hash(hash_name: str, mgf1_hash: str | None, what: str) -> str | None:
+    """The mask function's hash for ``hash_name``: ``mgf1_hash`` (default the
+    same hash), or None for a SHAKE (its own mask function, RFC 8702)."""
+    if hash_name in SHAKE_HASHES:
+        if mgf1_hash is not None:
+            raise ParameterError(f"mgf1_hash does not apply to {what} with {hash_name}: RFC 8702 uses "
+                             f"{hash_name.upper()} itself as the mask generation function, not MGF1")
+        return None
+    return _fixed_hash(hash_name if mgf1_hash is None else mgf1_hash, "MGF1")
+
+
+def _mask(seed: bytes, length: int, hash_name: str, mgf1_hash: str | None) -> bytes:
+    if hash_name in SHAKE_HASHES:
+        return _shake(hash_name, seed, length)
+    return mgf1(seed, length, mgf1_hash)
+
+
 def _xor(a: bytes, b: bytes) -> bytes:
     return bytes(x ^ y for x, y in zip(a, b))
 
 
+# ---------------------------------------------------------------------------
+# Encodings (RFC 8017; PSS with SHAKE: RFC 8702)
 def emsa_pkcs1_v15(message: bytes, em_len: int, hash_name: str = "sha256") -> bytes:
     """EMSA-PKCS1-v1_5 (RFC 8017 Sec. 9.2): 00 01 FF..FF 00 DigestInfo."""
-    hash_name = _hash_name(hash_name)
+    hash_name = _fixed_hash(hash_name, "PKCS#1 v1.5")
     t = DIGEST_INFO[hash_name] + _digest(hash_name, message)
     if em_len < len(t) + 11:
         raise ValueError(f"intended encoded message length too short: a {em_len * 8}-bit key cannot sign with {hash_name}")
@@ -385,44 +473,64 @@ def emsa_pkcs1_v15(message: bytes, em_len: int, hash_name: str = "sha256") -> by
 
 
 def _salt_len(salt_length: int | str | None, em_len: int, h_len: int) -> int:
+    """The salt length in bytes for None/"digest" (hLen), "max" (emLen - hLen
+    - 2) or an integer; "auto" is for verification and handled there."""
     if salt_length is None or salt_length == "digest":
         return h_len
     if salt_length == "max":
         return em_len - h_len - 2
-    if isinstance(salt_length, int) and salt_length >= 0:
+    if isinstance(salt_length, int) and not isinstance(salt_length, bool) and salt_length >= 0:
         return salt_length
-    raise ValueError(f"salt length must be 'digest', 'max' or a non-negative integer, got {salt_length!r}")
+    if salt_length == "auto":
+        raise ParameterError("salt length 'auto' is for verification only; to sign give 'digest', 'max' or a number")
+    raise ParameterError(f"salt length must be 'digest', 'max', 'auto' (verify only) or a non-negative integer, "
+                     f"got {salt_length!r}")
 
 
 def emsa_pss_encode(message: bytes, em_bits: int, hash_name: str = "sha256",
-                    salt_length: int | str | None = None, salt: bytes | None = None) -> bytes:
-    """EMSA-PSS-ENCODE (RFC 8017 Sec. 9.1.1) with MGF1 over the same hash.
-    ``salt`` fixes the salt (known-answer tests); otherwise it is random."""
+                    salt_length: int | str | None = None, salt: bytes | None = None, *,
+                    mgf1_hash: str | None = None) -> bytes:
+    """EMSA-PSS-ENCODE (RFC 8017 Sec. 9.1.1).  The mask function is MGF1 over
+    ``mgf1_hash`` (default: ``hash_name``), or for SHAKE128/256 the SHAKE
+    itself (RFC 8702).  ``salt_length``: None/"digest" (hLen, default), "max"
+    or bytes; ``salt`` fixes the salt (known-answer tests), else it is random."""
     hash_name = _hash_name(hash_name)
+    mgf1_hash = _mgf1_hash(hash_name, mgf1_hash, "PSS")
     m_hash = _digest(hash_name, message)
     h_len = len(m_hash)
     em_len = (em_bits + 7) // 8
-    s_len = len(salt) if salt is not None else _salt_len(salt_length, em_len, h_len)
-    if em_len < h_len + s_len + 2:
-        raise ValueError(f"encoding error: a {em_bits + 1}-bit key is too short for {hash_name} with a {s_len}-byte salt")
+    s_len = _salt_len(salt_length, em_len, h_len)
+    if salt is not None:
+        if salt_length is not None and len(salt) != s_len:
+            raise ValueError(f"salt is {len(salt)} bytes but the salt length is {s_len}")
+        s_len = len(salt)
+    if em_len < h_len + max(s_len, 0) + 2:  # s_len < 0: "max" on a key shorter than hLen + 2 bytes
+        salt_text = f"a {s_len}-byte salt" if s_len >= 0 else "any salt"
+        raise ValueError(f"encoding error: a {em_bits + 1}-bit key is too short for {hash_name} with {salt_text}")
     if salt is None:
         salt = os.urandom(s_len)
     h = _digest(hash_name, b"\x00" * 8 + m_hash + salt)
     db = b"\x00" * (em_len - s_len - h_len - 2) + b"\x01" + salt
-    masked = bytearray(_xor(db, mgf1(h, em_len - h_len - 1, hash_name)))
+    masked = bytearray(_xor(db, _mask(h, em_len - h_len - 1, hash_name, mgf1_hash)))
     masked[0] &= 0xFF >> (8 * em_len - em_bits)
     return bytes(masked) + h + b"\xbc"
 
 
 def emsa_pss_verify(message: bytes, em: bytes, em_bits: int, hash_name: str = "sha256",
-                    salt_length: int | str | None = "auto") -> None:
-    """EMSA-PSS-VERIFY (RFC 8017 Sec. 9.1.2); raises ValueError("...
-    inconsistent") when the encoding does not match.  ``salt_length="auto"``
-    takes the salt length from the encoding."""
+                    salt_length: int | str | None = None, *, mgf1_hash: str | None = None) -> int:
+    """EMSA-PSS-VERIFY (RFC 8017 Sec. 9.1.2) for the salt length the verifier
+    expects: None/"digest" (hLen, default), "max" or bytes; a signature with
+    any other salt length is inconsistent.  ``salt_length="auto"`` instead
+    reads the salt length from the encoding (weaker: it accepts every salt
+    length, so the signer's choice is not checked).  Returns the salt
+    length; raises ValueError("invalid signature: ...") when inconsistent."""
     hash_name = _hash_name(hash_name)
+    mgf1_hash = _mgf1_hash(hash_name, mgf1_hash, "PSS")
+    auto = salt_length == "auto"
     m_hash = _digest(hash_name, message)
     h_len = len(m_hash)
     em_len = (em_bits + 7) // 8
+    s_len = None if auto else _salt_len(salt_length, em_len, h_len)  # bad parameters raise here
     bad = ValueError("invalid signature: PSS encoding inconsistent")
     if len(em) != em_len or em_len < h_len + 2 or em[-1] != 0xBC:
         raise bad
@@ -430,23 +538,23 @@ def emsa_pss_verify(message: bytes, em: bytes, em_bits: int, hash_name: str = "s
     top = 0xFF >> (8 * em_len - em_bits)
     if masked[0] & ~top & 0xFF:
         raise bad
-    db = bytearray(_xor(masked, mgf1(h, em_len - h_len - 1, hash_name)))
+    db = bytearray(_xor(masked, _mask(h, em_len - h_len - 1, hash_name, mgf1_hash)))
     db[0] &= top
-    if salt_length == "auto":
+    if auto:
         sep = next((i for i, b in enumerate(db) if b), None)
         if sep is None or db[sep] != 0x01:
             raise bad
         s_len = len(db) - sep - 1
     else:
-        s_len = _salt_len(salt_length, em_len, h_len)
         if em_len < h_len + s_len + 2:
             raise bad
         ps_len = em_len - h_len - s_len - 2
-        if any(db[:ps_len]) or db[ps_len] != 0x01:
+        if any(db[:ps_len]) or db[ps_len] != 0x01:  # RFC 8017 9.1.2 step 10
             raise bad
     salt = bytes(db[len(db) - s_len :]) if s_len else b""
     if not hmac.compare_digest(h, _digest(hash_name, b"\x00" * 8 + m_hash + salt)):
         raise bad
+    return s_len
 
 
 def eme_pkcs1_v15_encode(message: bytes, k: int) -> bytes:
@@ -460,6 +568,8 @@ def eme_pkcs1_v15_encode(message: bytes, k: int) -> bytes:
 
 
 def eme_pkcs1_v15_decode(em: bytes) -> bytes:
+    """EME-PKCS1-v1_5 decoding; every defect raises the same
+    ValueError("decryption error") (RFC 8017 Sec. 7.2.2 note)."""
     sep = em.find(b"\x00", 2)
     if len(em) < 11 or em[0] != 0 or em[1] != 2 or sep < 10:
         raise ValueError("decryption error")
@@ -467,69 +577,101 @@ def eme_pkcs1_v15_decode(em: bytes) -> bytes:
 
 
 def eme_oaep_encode(message: bytes, k: int, hash_name: str = "sha256", label: bytes = b"",
-                    seed: bytes | None = None) -> bytes:
-    """EME-OAEP (RFC 8017 Sec. 7.1.1) with MGF1 over the same hash."""
-    hash_name = _hash_name(hash_name)
+                    seed: bytes | None = None, *, mgf1_hash: str | None = None) -> bytes:
+    """EME-OAEP (RFC 8017 Sec. 7.1.1): label hash ``hash_name``, MGF1 over
+    ``mgf1_hash`` (default: ``hash_name``).  ``seed`` fixes the seed (tests)."""
+    hash_name = _fixed_hash(hash_name, "OAEP")
+    mgf1_hash = _mgf1_hash(hash_name, mgf1_hash, "OAEP")
     l_hash = _digest(hash_name, label)
     h_len = len(l_hash)
     if len(message) > k - 2 * h_len - 2:
         raise ValueError(f"message too long: {len(message)} bytes, at most {max(0, k - 2 * h_len - 2)} "
                          f"with OAEP/{hash_name} and a {k * 8}-bit key")
-    db = l_hash + b"\x00" * (k - len(message) - 2 * h_len - 2) + b"\x01" + message
     seed = os.urandom(h_len) if seed is None else seed
-    masked_db = _xor(db, mgf1(seed, k - h_len - 1, hash_name))
-    masked_seed = _xor(seed, mgf1(masked_db, h_len, hash_name))
+    if len(seed) != h_len:
+        raise ValueError(f"OAEP seed must be {h_len} bytes for {hash_name}")
+    db = l_hash + b"\x00" * (k - len(message) - 2 * h_len - 2) + b"\x01" + message
+    masked_db = _xor(db, mgf1(seed, k - h_len - 1, mgf1_hash))
+    masked_seed = _xor(seed, mgf1(masked_db, h_len, mgf1_hash))
     return b"\x00" + masked_seed + masked_db
 
 
-def eme_oaep_decode(em: bytes, k: int, hash_name: str = "sha256", label: bytes = b"") -> bytes:
-    hash_name = _hash_name(hash_name)
+def eme_oaep_decode(em: bytes, k: int, hash_name: str = "sha256", label: bytes = b"", *,
+                    mgf1_hash: str | None = None) -> bytes:
+    """EME-OAEP decoding (RFC 8017 Sec. 7.1.2 step 3).  Whatever is wrong (Y
+    not zero, lHash, the 01 separator, a wrong label or hash or MGF1 hash) it
+    raises the same ValueError("decryption error"), as step 3g requires: no
+    padding oracle through the error.  (Not constant-time: ``docs/rsa.md``.)"""
+    hash_name = _fixed_hash(hash_name, "OAEP")
+    mgf1_hash = _mgf1_hash(hash_name, mgf1_hash, "OAEP")
     l_hash = _digest(hash_name, label)
     h_len = len(l_hash)
-    err = ValueError("decryption error")
-    if k < 2 * h_len + 2 or len(em) != k or em[0] != 0:
-        raise err
+    if k < 2 * h_len + 2 or len(em) != k:
+        raise ValueError("decryption error")
     masked_seed, masked_db = em[1 : 1 + h_len], em[1 + h_len :]
-    seed = _xor(masked_seed, mgf1(masked_db, h_len, hash_name))
-    db = _xor(masked_db, mgf1(seed, k - h_len - 1, hash_name))
-    if not hmac.compare_digest(db[:h_len], l_hash):
-        raise err
+    seed = _xor(masked_seed, mgf1(masked_db, h_len, mgf1_hash))
+    db = _xor(masked_db, mgf1(seed, k - h_len - 1, mgf1_hash))
     rest = db[h_len:]
-    sep = next((i for i, b in enumerate(rest) if b), None)
-    if sep is None or rest[sep] != 0x01:
-        raise err
+    sep = next((i for i, b in enumerate(rest) if b), len(rest))
+    # every check is evaluated before the one decision (Y, lHash, separator)
+    good = (em[0] == 0) & hmac.compare_digest(db[:h_len], l_hash) & (sep < len(rest) and rest[sep] == 0x01)
+    if not good:
+        raise ValueError("decryption error")
     return rest[sep + 1 :]
 
 
 # ---------------------------------------------------------------------------
 # Schemes
-def _with(res: RsaResult, op: str, data, padding: str, hash_name: str | None) -> RsaResult:
-    return RsaResult(op, data, res.exps, res.crt, res.core, res.sim, res.seconds, padding, hash_name)
+def _with(res: RsaResult, op: str, data, padding: str, hash_name: str | None, **what) -> RsaResult:
+    return replace(res, op=op, data=data, padding=padding, hash=hash_name, **what)
+
+
+def _no_pss_params(padding: str, mgf1_hash=None, salt_length=None, salt=None) -> None:
+    """PKCS#1 v1.5 has no MGF and no salt: a given one is a mistake, not ignored."""
+    for name, v in (("mgf1_hash", mgf1_hash), ("salt_length", salt_length), ("salt", salt)):
+        if v is not None:
+            raise ParameterError(f"{name} does not apply to {padding} padding "
+                             f"({'PSS and OAEP' if name == 'mgf1_hash' else 'PSS'} only)")
 
 
 def encrypt(key: RsaKey, message: bytes, hw: Hardware | None = None, *, padding: str = "oaep",
-            hash: str = "sha256", label: bytes = b"") -> RsaResult:
-    """RSAES-OAEP or RSAES-PKCS1-v1_5 encryption; ``data`` is the k-byte ciphertext."""
+            hash: str = "sha256", label: bytes = b"", mgf1_hash: str | None = None) -> RsaResult:
+    """RSAES-OAEP or RSAES-PKCS1-v1_5 encryption; ``data`` is the k-byte
+    ciphertext.  OAEP: label hash ``hash``, MGF1 over ``mgf1_hash`` (default
+    ``hash``; e.g. hash="sha256", mgf1_hash="sha1" is Java's
+    OAEPWithSHA-256AndMGF1Padding)."""
     k = key.size
+    mgf = None
     if padding == "oaep":
-        em = eme_oaep_encode(message, k, hash, label)
+        hash = _fixed_hash(hash, "OAEP")
+        mgf = _mgf1_hash(hash, mgf1_hash, "OAEP")
+        em = eme_oaep_encode(message, k, hash, label, mgf1_hash=mgf)
     elif padding == "pkcs1v15":
+        _no_pss_params(padding, mgf1_hash)
         em = eme_pkcs1_v15_encode(message, k)
         hash = None
     else:
-        raise ValueError(f"unknown encryption padding {padding!r}; use {' or '.join(CRYPT_PADDINGS)}")
+        raise ParameterError(f"unknown encryption padding {padding!r}; use {' or '.join(CRYPT_PADDINGS)}")
     res = rsaep(key, os2ip(em), hw)
-    return _with(res, "encrypt", i2osp(res.data, k), padding, hash and _hash_name(hash))
+    return _with(res, "encrypt", i2osp(res.data, k), padding, hash, mgf1_hash=mgf)
 
 
 def decrypt(key: RsaKey, ciphertext: bytes, hw: Hardware | None = None, *, padding: str = "oaep",
-            hash: str = "sha256", label: bytes = b"", crt: bool = True) -> RsaResult:
+            hash: str = "sha256", label: bytes = b"", crt: bool = True, mgf1_hash: str | None = None) -> RsaResult:
     """RSAES-OAEP or RSAES-PKCS1-v1_5 decryption; ``data`` is the message.
-    Raises ValueError("decryption error") on a bad padding."""
+    Raises ValueError("decryption error") on any bad padding, the same
+    whatever part was wrong."""
     _need_private(key, "decrypt")
     k = key.size
-    if padding not in CRYPT_PADDINGS:
-        raise ValueError(f"unknown encryption padding {padding!r}; use {' or '.join(CRYPT_PADDINGS)}")
+    mgf = None
+    if padding == "oaep":
+        hash = _fixed_hash(hash, "OAEP")
+        mgf = _mgf1_hash(hash, mgf1_hash, "OAEP")
+    elif padding == "pkcs1v15":
+        _no_pss_params(padding, mgf1_hash)
+        hash = None
+    else:
+        raise ParameterError(f"unknown encryption padding {padding!r}; use {' or '.join(CRYPT_PADDINGS)}")
     if len(ciphertext) != k:
         raise ValueError(f"decryption error: ciphertext is {len(ciphertext)} bytes, the key needs {k}")
     c = os2ip(ciphertext)
@@ -538,83 +680,132 @@ def decrypt(key: RsaKey, ciphertext: bytes, hw: Hardware | None = None, *, paddi
     res = rsadp(key, c, hw, crt=crt)
     em = i2osp(res.data, k)
     if padding == "oaep":
-        msg = eme_oaep_decode(em, k, hash, label)
+        msg = eme_oaep_decode(em, k, hash, label, mgf1_hash=mgf)
     else:
-        msg, hash = eme_pkcs1_v15_decode(em), None
-    return _with(res, "decrypt", msg, padding, hash and _hash_name(hash))
+        msg = eme_pkcs1_v15_decode(em)
+    return _with(res, "decrypt", msg, padding, hash, mgf1_hash=mgf)
 
 
 def sign(key: RsaKey, message: bytes, hw: Hardware | None = None, *, padding: str = "pkcs1v15",
          hash: str = "sha256", crt: bool = True, salt_length: int | str | None = None,
-         salt: bytes | None = None) -> RsaResult:
+         salt: bytes | None = None, mgf1_hash: str | None = None) -> RsaResult:
     """RSASSA-PKCS1-v1_5 or RSASSA-PSS signature; ``data`` is the k-byte signature.
-    PSS: ``salt_length`` "digest" (default), "max" or bytes; ``salt`` fixes the salt."""
+    PSS: ``salt_length`` "digest" (default, also for None), "max" or bytes;
+    ``salt`` fixes the salt; ``mgf1_hash`` the MGF1 hash (default ``hash``;
+    none with SHAKE128/256, whose mask function is the SHAKE, RFC 8702)."""
     _need_private(key, "sign")
     hash = _hash_name(hash)
     k = key.size
+    what = {}
     if padding == "pkcs1v15":
+        _no_pss_params(padding, mgf1_hash, salt_length, salt)
         em = emsa_pkcs1_v15(message, k, hash)
     elif padding == "pss":
-        em = emsa_pss_encode(message, key.bits - 1, hash, salt_length, salt)
+        mgf = _mgf1_hash(hash, mgf1_hash, "PSS")
+        em = emsa_pss_encode(message, key.bits - 1, hash, salt_length, salt, mgf1_hash=mgf)
+        s_len = len(salt) if salt is not None else _salt_len(salt_length, (key.bits + 6) // 8, len(_digest(hash, b"")))
+        what = {"mgf1_hash": mgf, "salt_length": s_len}
     else:
-        raise ValueError(f"unknown signature padding {padding!r}; use {' or '.join(SIGN_PADDINGS)}")
+        raise ParameterError(f"unknown signature padding {padding!r}; use {' or '.join(SIGN_PADDINGS)}")
     res = rsadp(key, os2ip(em), hw, crt=crt, op="sign")
-    return _with(res, "sign", i2osp(res.data, k), padding, hash)
+    return _with(res, "sign", i2osp(res.data, k), padding, hash, **what)
 
 
-def _verify_pre(key: RsaKey, signature: bytes, padding: str, hash: str) -> tuple[str, int]:
-    hash = _hash_name(hash)
+def _verify_params(padding: str, hash: str, mgf1_hash: str | None, salt_length) -> tuple[str, str | None]:
+    """Check the scheme's parameters (ValueError naming the bad one) before
+    any signature is looked at: (hash, MGF1 hash)."""
     if padding not in SIGN_PADDINGS:
-        raise ValueError(f"unknown signature padding {padding!r}; use {' or '.join(SIGN_PADDINGS)}")
+        raise ParameterError(f"unknown signature padding {padding!r}; use {' or '.join(SIGN_PADDINGS)}")
+    if padding == "pkcs1v15":
+        _no_pss_params(padding, mgf1_hash, salt_length)
+        return _fixed_hash(hash, "PKCS#1 v1.5"), None
+    hash = _hash_name(hash)
+    if salt_length != "auto":
+        _salt_len(salt_length, 0, 0)  # the kind of value; its size is checked per key
+    return hash, _mgf1_hash(hash, mgf1_hash, "PSS")
+
+
+def _verify_pre(key: RsaKey, signature: bytes) -> int:
     if len(signature) != key.size:
         raise ValueError(f"invalid signature: {len(signature)} bytes, the key needs {key.size}")
     s = os2ip(signature)
     if s >= key.n:
         raise ValueError("invalid signature: signature representative not below n")
-    return hash, s
+    return s
 
 
-def _verify_post(key: RsaKey, message: bytes, m: int, padding: str, hash: str, salt_length) -> None:
+def _verify_post(key: RsaKey, message: bytes, m: int, padding: str, hash: str, mgf1_hash: str | None,
+                 salt_length) -> int | None:
+    """Check the encoding; the PSS salt length checked (or found), else None."""
     k = key.size
     if padding == "pkcs1v15":
         # RFC 8017 Sec. 8.2.2: compare with the encoding of the message.
         if not hmac.compare_digest(i2osp(m, k), emsa_pkcs1_v15(message, k, hash)):
             raise ValueError("invalid signature: PKCS#1 v1.5 encoding does not match the message")
-        return
+        return None
     em_bits = key.bits - 1
     em_len = (em_bits + 7) // 8
     if m >= 1 << (8 * em_len):
         raise ValueError("invalid signature: PSS encoding inconsistent")
-    emsa_pss_verify(message, i2osp(m, em_len), em_bits, hash, salt_length)
+    return emsa_pss_verify(message, i2osp(m, em_len), em_bits, hash, salt_length, mgf1_hash=mgf1_hash)
+
+
+def _pss_what(padding: str, mgf1_hash: str | None, s_len: int | None, salt_length) -> dict:
+    if padding != "pss":
+        return {}
+    return {"mgf1_hash": mgf1_hash, "salt_length": s_len, "salt_recovered": salt_length == "auto"}
 
 
 def verify(key: RsaKey, message: bytes, signature: bytes, hw: Hardware | None = None, *,
-           padding: str = "pkcs1v15", hash: str = "sha256", salt_length: int | str | None = "auto") -> RsaResult:
+           padding: str = "pkcs1v15", hash: str = "sha256", salt_length: int | str | None = None,
+           mgf1_hash: str | None = None) -> RsaResult:
     """RSASSA-PKCS1-v1_5 or RSASSA-PSS verification.  Returns a result with
-    ``data`` True; raises ValueError("invalid signature: ...") otherwise."""
-    hash, s = _verify_pre(key, signature, padding, hash)
+    ``data`` True; raises ValueError("invalid signature: ...") otherwise.
+
+    PSS checks the salt length it is given, as RFC 8017 Sec. 9.1.2 expects
+    of a verifier: "digest" (the default, also for None, as in :func:`sign`),
+    "max" or bytes; a signature with another salt length is invalid.
+    ``salt_length="auto"`` reads the length from the signature instead and so
+    accepts any (weaker; ``cryptography``'s ``PSS.AUTO``); the result's
+    ``salt_recovered`` says so.  ``mgf1_hash`` as in :func:`sign`."""
+    hash, mgf = _verify_params(padding, hash, mgf1_hash, salt_length)
+    s = _verify_pre(key, signature)
     res = rsaep(key, s, hw, op="verify")
-    _verify_post(key, message, res.data, padding, hash, salt_length)
-    return _with(res, "verify", True, padding, hash)
+    s_len = _verify_post(key, message, res.data, padding, hash, mgf, salt_length)
+    return _with(res, "verify", True, padding, hash, **_pss_what(padding, mgf, s_len, salt_length))
+
+
+def _per_item(value, n: int, name: str, many: bool) -> list:
+    if not many:
+        return [value] * n
+    value = list(value)
+    if len(value) != n:
+        raise ValueError(f"one {name} per item, or a single {name}")
+    return value
 
 
 def verify_many(items: list[tuple[RsaKey, bytes, bytes]], hw: Hardware | None = None, *,
                 padding: str = "pkcs1v15", hash: str | list[str] = "sha256",
-                salt_length: int | str | None = "auto") -> list[RsaResult | ValueError]:
+                salt_length: int | str | None | list = None,
+                mgf1_hash: str | None | list = None) -> list[RsaResult | ValueError]:
     """Verify many ``(key, message, signature)`` at once: every s^e mod n of
     one width runs in a single ``modexp`` call (one simulator run), which is
-    what makes RTL simulation of a test-vector file affordable.  ``hash`` is
-    one name or one per item.  Returns, per item, the result (``data`` True)
-    or the ValueError that :func:`verify` would have raised."""
+    what makes RTL simulation of a test-vector file affordable.  ``hash``,
+    ``salt_length`` and ``mgf1_hash`` are each one value for all, or a list
+    or tuple with one per item; their meaning and defaults are those of
+    :func:`verify`.  Returns, per item, the result (``data`` True) or the
+    ValueError that :func:`verify` would have raised."""
     hw = hw or Hardware()
-    hash_list = [hash] * len(items) if isinstance(hash, str) else list(hash)
-    if len(hash_list) != len(items):
-        raise ValueError("one hash per item, or a single hash name")
-    out: list[RsaResult | ValueError | None] = [None] * len(items)
+    n = len(items)
+    hash_list = _per_item(hash, n, "hash", not isinstance(hash, str))
+    salt_list = _per_item(salt_length, n, "salt length", isinstance(salt_length, (list, tuple)))
+    mgf_list = _per_item(mgf1_hash, n, "MGF1 hash", isinstance(mgf1_hash, (list, tuple)))
+    out: list[RsaResult | ValueError | None] = [None] * n
     jobs, where = [], []
-    for i, ((key, _, sig), h) in enumerate(zip(items, hash_list)):
+    for i, (key, _, sig) in enumerate(items):
         try:
-            hash_list[i], s = _verify_pre(key, sig, padding, h)
+            hash_list[i], mgf_list[i] = _verify_params(padding, hash_list[i], mgf_list[i], salt_list[i])
+            s = _verify_pre(key, sig)
         except ValueError as exc:
             out[i] = exc
             continue
@@ -624,8 +815,9 @@ def verify_many(items: list[tuple[RsaKey, bytes, bytes]], hw: Hardware | None = 
     for i, m, x in zip(where, values, exps):
         key, msg, _ = items[i]
         try:
-            _verify_post(key, msg, m, padding, hash_list[i], salt_length)
-            out[i] = RsaResult("verify", True, (x,), False, hw.core, hw.sim, secs, padding, hash_list[i])
+            s_len = _verify_post(key, msg, m, padding, hash_list[i], mgf_list[i], salt_list[i])
+            out[i] = RsaResult("verify", True, (x,), False, hw.core, hw.sim, secs, padding, hash_list[i],
+                               **_pss_what(padding, mgf_list[i], s_len, salt_list[i]))
         except ValueError as exc:
             out[i] = exc
     return out  # type: ignore[return-value]

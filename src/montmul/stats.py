@@ -8,7 +8,7 @@ import random
 import statistics
 import time
 
-from . import cores
+from . import cores, progress
 from .sim.api import simulate
 
 
@@ -29,6 +29,8 @@ def random_vectors(k: int, samples: int, seed: int, modulus_bits: int | None = N
 
 
 def summary(xs: list[int]) -> dict[str, float]:
+    if not xs:
+        raise ValueError("no samples: the statistics need at least one")
     return {
         "avg": statistics.fmean(xs),
         "min": min(xs),
@@ -44,7 +46,11 @@ def measure(core, k: int, vectors, sim: str, jobs: int = 1, params=None):
 
     Returns (cycles list, model results list, simulation seconds).
     """
-    models = [core.run_model(a, b, n, k, params) for a, b, n in vectors]
+    models = []
+    with progress.phase("model"), progress.Bar(len(vectors), f"model: {core.name} width {k}", unit="mul") as bar:
+        for a, b, n in vectors:
+            models.append(core.run_model(a, b, n, k, params))
+            bar.update()
     if sim == "model":
         return [m.cycles for m in models], models, 0.0
     t0 = time.monotonic()

@@ -240,7 +240,7 @@ def write(data: dict, out_dir, command: str, readme=None) -> list:
     plots.cycles(data, figs / "cycles.png")
     data["figures"].append(("cycles.png", "average cycles per multiplication divided by k, per design and width"))
     plots.atp(data, figs / "atp.png")
-    data["figures"].append(("atp.png", "area-time product relative to FCS-MM-1 (ours per width, paper 000 at 1024)"))
+    data["figures"].append(("atp.png", "area-time product relative to FCS-MM-1, the carry-save core (= 1; ours per width, paper 000 at 1024)"))
     written += [figs / n for n, _ in data["figures"]]
     md = out / "results.md"
     md.write_text(markdown(data, command))

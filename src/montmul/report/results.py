@@ -24,7 +24,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from .. import cores, synth
+from .. import cores, progress, synth
 from ..cores import ROOT
 from . import papers
 from .table3 import FCS1_LABEL, ROWS
@@ -108,10 +108,12 @@ def cycles(items: list[tuple[str, dict, int]], samples: int, seed: int, jobs: in
             todo.append((i, f, (c, p, w, samples, seed)))
     if todo:
         CACHE.mkdir(parents=True, exist_ok=True)
-        with ProcessPoolExecutor(max(1, min(jobs, len(todo)))) as pool:
+        with progress.phase("model"), progress.Bar(len(todo), "model cycle averages", unit="set") as bar, \
+                ProcessPoolExecutor(max(1, min(jobs, len(todo)))) as pool:
             for (i, f, _), res in zip(todo, pool.map(_cycles_one, [t[2] for t in todo])):
                 f.write_text(json.dumps(res))
                 out[i] = res
+                bar.update()
     return out  # type: ignore[return-value]
 
 

@@ -6,13 +6,16 @@ Used by :func:`montmul.sim.runner.run_batch` (the CLI's ``--sim``, the
 exponentiation engine's RTL path).  Environment: ``MONTMUL_BATCH_KIND`` (a
 key of :data:`montmul.sim.driver.BATCH_DRIVERS`), ``MONTMUL_BATCH_IN`` (a
 list of requests, each a list of hex strings), ``MONTMUL_BATCH_OUT`` (the
-response rows, each a list of hex strings).
+response rows, each a list of hex strings), optionally
+``MONTMUL_BATCH_PROGRESS`` (a file that holds the number of requests done,
+rewritten at most every half second, for the caller's progress bar).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import time
 
 import cocotb
 
@@ -25,6 +28,15 @@ async def run_batch(dut):
         requests = [[int(x, 16) for x in req] for req in json.load(f)]
     drv = BATCH_DRIVERS[os.environ["MONTMUL_BATCH_KIND"]](dut)
     await drv.start()
-    rows = [[hex(v) for v in await drv.batch_row(*req)] for req in requests]
+    prog = os.environ.get("MONTMUL_BATCH_PROGRESS")
+    rows, last = [], time.monotonic()
+    for req in requests:
+        rows.append([hex(v) for v in await drv.batch_row(*req)])
+        if prog and time.monotonic() - last >= 0.5:
+            last = time.monotonic()
+            tmp = prog + ".tmp"
+            with open(tmp, "w") as f:
+                f.write(str(len(rows)))
+            os.replace(tmp, prog)
     with open(os.environ["MONTMUL_BATCH_OUT"], "w") as f:
         json.dump(rows, f)

@@ -7,6 +7,7 @@ pytest workers never share one and repeated runs reuse the build.
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import fcntl
 import json
@@ -16,6 +17,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from .. import progress
 from ..cores import ROOT, Core
 
 SIMULATORS = ("icarus", "verilator")
@@ -57,7 +59,8 @@ def build(core: Core, sim: str, width: int, params: dict[str, int] | None = None
     bdir.mkdir(parents=True, exist_ok=True)
     # Parallel pytest workers and CLI runs may ask for the same build: one
     # builds, the others wait and then find it up to date.
-    with _locked(bdir, fcntl.LOCK_EX):
+    with _locked(bdir, fcntl.LOCK_EX), progress.phase("build"), \
+            progress.Bar(None, f"{sim} build of {core.name} (width {width})", unit="s"):
         _build(core, sim, hdl, bdir, build_args, waves)
     return bdir
 
@@ -151,6 +154,27 @@ def _test(sim, core, testcase, bdir, test_dir, env, waves, name, log, test_modul
     )
 
 
+def _stop_children() -> None:
+    """SIGTERM to this process's own child processes (the simulators it started)."""
+    import signal
+
+    for task in Path(f"/proc/{os.getpid()}/task").glob("*/children"):
+        try:
+            pids = [int(p) for p in task.read_text().split()]
+        except OSError:
+            continue
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGTERM)
+
+
+def _done_count(path: Path) -> int:
+    """Requests a batch shard reports done (its progress file), 0 before it starts."""
+    try:
+        return int(path.read_text() or 0)
+    except (OSError, ValueError):
+        return 0
+
 
 def run_batch(
     core: Core,
@@ -177,14 +201,29 @@ def run_batch(
         def one(idx: int) -> list[list[int]]:
             vin, vout = tmpd / f"in{idx}.json", tmpd / f"out{idx}.json"
             vin.write_text(json.dumps([[hex(v) for v in req] for req in shards[idx]]))
-            env = {"MONTMUL_BATCH_KIND": kind, "MONTMUL_BATCH_IN": str(vin), "MONTMUL_BATCH_OUT": str(vout)}
+            env = {"MONTMUL_BATCH_KIND": kind, "MONTMUL_BATCH_IN": str(vin), "MONTMUL_BATCH_OUT": str(vout),
+                   "MONTMUL_BATCH_PROGRESS": str(tmpd / f"done{idx}")}
             env.update(extra_env or {})
             run(core, sim, width, test_module="montmul.sim.batch", test_dir=tmpd / f"shard{idx}",
                 extra_env=env, params=params, tag=f"shard{idx}", build_first=False)
             return [[int(v, 16) for v in row] for row in json.loads(vout.read_text())]
 
-        with ThreadPoolExecutor(procs) as pool:
-            parts = list(pool.map(one, range(procs)))
+        with progress.phase("simulate"), \
+                progress.Bar(len(requests), f"{sim}: {core.name} width {width}", unit="req") as bar:
+            with ThreadPoolExecutor(procs) as pool:
+                futs = [pool.submit(one, i) for i in range(procs)]
+                try:
+                    while not all(f.done() for f in futs):
+                        if bar.active:
+                            bar.set(sum(_done_count(tmpd / f"done{i}") for i in range(procs)))
+                        concurrent.futures.wait(futs, timeout=0.5)
+                except KeyboardInterrupt:
+                    # Ctrl-C: the simulators run in worker threads, which never see it
+                    # (and Icarus answers SIGINT with an interactive prompt): stop them.
+                    _stop_children()
+                    raise
+                parts = [f.result() for f in futs]
+            bar.set(len(requests))
     out: list[list[int]] = [[] for _ in requests]
     for i, part in enumerate(parts):
         out[i::procs] = part

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import cores
+from .. import progress as bars  # run_many's `progress` argument is the per-job callback
 from ..cores import ROOT
 from . import flows, tools
 from .figures import derived, figures
@@ -193,13 +194,15 @@ def run_many(
         if hit.is_file() and not force:
             results[i] = synth(job, build)
             if progress:
-                progress(job, results[i])
+                progress(job, results[i])  # type: ignore[arg-type]
         else:
             pending.setdefault(key, []).append(i)
     errors = []
     if pending:
         n = workers or min(len(pending), os.cpu_count() or 1)
-        with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, n)) as pool:
+        with bars.phase("synthesize"), \
+                bars.Bar(len(pending), f"synthesis ({n} in parallel)", unit="job") as bar, \
+                concurrent.futures.ProcessPoolExecutor(max_workers=max(1, n)) as pool:
             futs = {pool.submit(_run_one, (jobs[idx[0]], build, force)): idx for idx in pending.values()}
             for fut in concurrent.futures.as_completed(futs):
                 idx = futs[fut]
@@ -211,6 +214,7 @@ def run_many(
                     errors.append(res)
                 for i in idx:
                     results[i] = res
+                bar.update()
                 if progress:
                     progress(job, res)
     if errors and on_error == "raise":

@@ -4,7 +4,7 @@
 ``fcs1_cs`` / ``fcs2_cs`` model the carry-save cores ``mm_fcs1`` /
 ``mm_fcs2`` bit for bit: they return the result's sum and carry words exactly
 as the cores' registers hold them, and the cores' latency.  ``fcs1_bin`` /
-``fcs2_bin`` model the binary wrappers ``mm_fcs1_bin`` / ``mm_fcs2_bin``:
+``fcs2_bin`` model the binary wrapper ``mm_fcs_bin`` (Variant 1 / 2):
 (A, 0) and (B, 0) into the carry-save core, then the word-serial
 carry-propagate converter of SCS-MM-1 (``scs.cpa_fc``) on the held result.
 ``fcs1`` / ``fcs2`` are the bare algorithms with binary operands (the value
@@ -116,12 +116,12 @@ def _bin(cs_model, a: int, b: int, n: int, k: int, cpa_width: int) -> MMResult:
 
 
 def fcs1_bin(a: int, b: int, n: int, k: int, cpa_width: int = 32) -> MMResult:
-    """``mm_fcs1_bin``: FCS-MM-1 behind the common interface.
+    """``mm_fcs_bin`` with Variant = 1: FCS-MM-1 behind the common interface.
     Latency (k+2) + ceil((k+1)/cpa_width), independent of the operands."""
     return _bin(fcs1_cs, a, b, n, k, cpa_width)
 
 
 def fcs2_bin(a: int, b: int, n: int, k: int, cpa_width: int = 32) -> MMResult:
-    """``mm_fcs2_bin``: FCS-MM-2 behind the common interface.
+    """``mm_fcs_bin`` with Variant = 2: FCS-MM-2 behind the common interface.
     Latency 1 + (k+2) + ceil((k+1)/cpa_width), independent of the operands."""
     return _bin(fcs2_cs, a, b, n, k, cpa_width)

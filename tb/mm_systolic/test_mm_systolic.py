@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Bench of mm_fcs2_bin (FCS-MM-2 behind the common binary interface): the shared
-core suite (montmul.sim.suite) at every test width on Icarus and Verilator,
-each result and latency against the model."""
+"""Bench of mm_systolic: the shared core suite (montmul.sim.suite) at the
+registry's test widths and WordWidth sets on Icarus and Verilator, each
+result and latency against the model."""
 from __future__ import annotations
 
 import os
 
-CORE = "fcs2_bin"
+CORE = "systolic"
 
 if os.environ.get("MONTMUL_IN_SIM"):
     # Inside the simulator: the cocotb tests.
@@ -16,5 +16,5 @@ else:
     from bench_util import grid, run_bench
 
     @pytest.mark.parametrize("sim,width,params", grid(CORE))
-    def test_mm_fcs2_bin(sim, width, params):
+    def test_mm_systolic(sim, width, params):
         run_bench(CORE, sim, width, params, __file__)

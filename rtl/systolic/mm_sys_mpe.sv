@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// mm_sys_mpe: a simplified processing element of paper 004's multiplexed
+// systolic architecture (Sec. 4.2.1, Fig. 10), general case: one addition.
+// When fire_i is high it adds the two low words its multiplier block
+// registered for word j and the carry of the previous PE:
+//   Z_j = lo(X_j) + lo(Y_j) + c_(j-1)  ->  S_(j-1) = Z_j mod r,  c_j = Z_j >> w
+// Z_j <= 2(r-1) + 1 < 2r, so the carry is one bit.  As the first PE (word 0)
+// its carry input is 0 and its word is zero and unused (the division by r).
+`include "mm_macros.svh"
+
+module mm_sys_mpe #(
+  parameter int Width = 16  // word width w: 4 .. 32
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  input  logic             clr_i,   // a new product starts: S = 0
+  input  logic             fire_i,  // add word j in this cycle
+  input  logic [Width-1:0] x_i,     // lo(X_j)
+  input  logic [Width-1:0] y_i,     // lo(Y_j)
+  input  logic             c_i,     // c_(j-1)
+  output logic [Width-1:0] w_o,     // S_(j-1), registered
+  output logic             c_o      // c_j, registered
+);
+
+  if (Width < 4 || Width > 32) begin : gen_bad_width
+    `MM_FATAL("mm_sys_mpe: Width must be in [4, 32]")
+  end
+
+  logic [Width:0]   z;
+  logic [Width-1:0] w_d, w_q;
+  logic             c_d, c_q;
+
+  always_comb begin
+    z   = {1'b0, x_i} + {1'b0, y_i} + {{Width{1'b0}}, c_i};
+    w_d = w_q;
+    c_d = c_q;
+    if (clr_i) begin
+      w_d = '0;
+      c_d = 1'b0;
+    end else if (fire_i) begin
+      w_d = z[Width-1:0];
+      c_d = z[Width];
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      w_q <= '0;
+      c_q <= 1'b0;
+    end else begin
+      w_q <= w_d;
+      c_q <= c_d;
+    end
+  end
+
+  assign w_o = w_q;
+  assign c_o = c_q;
+
+endmodule

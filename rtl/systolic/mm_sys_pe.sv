@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// mm_sys_pe: a processing element of paper 004's systolic array (Fig. 2-4).
+// PE j holds word j of B and N (in the array) and, when activated by the
+// previous PE (fire_i), computes for iteration i of Algorithm 1
+//   t = S_j + a_i * B_j + q_i * N_j + c_(j-1)
+// and registers its low word (S_(j-1) of the next iteration), its carry
+// c_j = t >> w and the forwarded (fire, a_i, q_i) that activate PE j+1.
+// The paper passes three carries (the high words of both products and the
+// carry of the additions); their sum c_j is passed as one (w+1)-bit word
+// instead (docs/systolic.md, decision 2).  With c_(j-1) <= 2r - 2,
+// t <= 2(r-1)^2 + 3(r-1) < 2r^2: t fits 2w+1 bits and c_j <= 2r - 2 again.
+// The same cell is PE1 (c_(-1) = 0; its low word is zero and dropped) and
+// the last PE (its carry is the top word S_(m-1)).
+`include "mm_macros.svh"
+
+module mm_sys_pe #(
+  parameter int Width = 16  // word width w: 4 .. 32
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  input  logic             clr_i,    // a new product starts: S = 0, no iteration in flight
+  // from the previous PE (or the quotient block)
+  input  logic             fire_i,   // compute iteration i in this cycle
+  input  logic [Width-1:0] a_i,      // a_i
+  input  logic [Width-1:0] q_i,      // q_i
+  input  logic [Width:0]   c_i,      // c_(j-1)
+  // operand words and the previous result
+  input  logic [Width-1:0] b_i,      // B_j
+  input  logic [Width-1:0] n_i,      // N_j
+  input  logic [Width-1:0] s_i,      // S_j
+  // to the next PE (registered)
+  output logic             fire_o,
+  output logic [Width-1:0] a_o,
+  output logic [Width-1:0] q_o,
+  output logic [Width:0]   c_o,      // c_j
+  output logic [Width-1:0] r_o       // low word of t: S_(j-1) of the next iteration
+);
+
+  if (Width < 4 || Width > 32) begin : gen_bad_width
+    `MM_FATAL("mm_sys_pe: Width must be in [4, 32]")
+  end
+
+  logic [2*Width-1:0] ab, qn;
+  logic [2*Width:0]   t;
+  logic               fire_d, fire_q;
+  logic [Width-1:0]   a_d, a_q, q_d, q_q, r_d, r_q;
+  logic [Width:0]     c_d, c_q;
+
+  always_comb begin
+    ab     = a_i * b_i;
+    qn     = q_i * n_i;
+    t      = {1'b0, ab} + {1'b0, qn} + {{(Width + 1){1'b0}}, s_i} + {{Width{1'b0}}, c_i};
+    fire_d = 1'b0;
+    a_d    = a_q;
+    q_d    = q_q;
+    r_d    = r_q;
+    c_d    = c_q;
+    if (clr_i) begin
+      r_d = '0;
+      c_d = '0;
+    end else if (fire_i) begin
+      fire_d = 1'b1;
+      a_d    = a_i;
+      q_d    = q_i;
+      r_d    = t[Width-1:0];
+      c_d    = t[2*Width:Width];
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fire_q <= 1'b0;
+      a_q    <= '0;
+      q_q    <= '0;
+      r_q    <= '0;
+      c_q    <= '0;
+    end else begin
+      fire_q <= fire_d;
+      a_q    <= a_d;
+      q_q    <= q_d;
+      r_q    <= r_d;
+      c_q    <= c_d;
+    end
+  end
+
+  assign fire_o = fire_q;
+  assign a_o    = a_q;
+  assign q_o    = q_q;
+  assign c_o    = c_q;
+  assign r_o    = r_q;
+
+endmodule

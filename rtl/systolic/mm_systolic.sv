@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// mm_systolic: paper 004's systolic word-level Montgomery multiplier
+// (Sec. 4.1, Fig. 1-5), reconstructed in docs/systolic.md.  Radix r = 2^w
+// (WordWidth w), m = ceil((k+2)/w) words, R = r^m > 4N:
+//   S = 0; for i = 0 .. m-1:
+//     q_i = ((S_0 + a_i B_0) mod r) N' mod r      (quotient block, mm_sys_ctrl)
+//     S   = (S + a_i B + q_i N) / r                (m PEs, mm_sys_pe)
+// Result A*B*R^-1 mod N in [0, 2N) for A, B in [0, 2N), odd N < 2^k: no final
+// subtraction (Walter).  N' = -N^-1 mod r is computed from N by Newton steps
+// through the quotient block before the first iteration.
+//
+// Schedule: a new iteration enters PE0 every 3 cycles (the quotient
+// recurrence PE1 -> S_0 -> quotient block -> PE0 is three registers long);
+// PE j activates PE j+1 one cycle later.  PE j (j >= 1) writes S_(j-1); the
+// last PE's carry is S_(m-1).
+//
+// Interface: the common montmul core interface (docs/interface.md), on the
+// shared shell mm_req_ctrl.  Latency: I + 4m - 2 cycles for every request,
+// I = Newton steps (2 at w = 16, 3 at w = 32); a rejected request is
+// answered at the accepting edge.  Multipliers: 2m + 2 (w x w).
+`include "mm_macros.svh"
+
+module mm_systolic #(
+  parameter int Width      = 32,  // modulus width k: 3 .. 8192
+  parameter bit CheckRange = 1,   // 1: reject operands >= 2N
+  parameter int WordWidth  = 16   // word width w (radix 2^w): 4 .. 32
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  // request
+  input  logic             in_valid_i,
+  output logic             in_ready_o,
+  input  logic [Width:0]   a_i,         // A in [0, 2N)
+  input  logic [Width:0]   b_i,         // B in [0, 2N)
+  input  logic [Width-1:0] n_i,         // odd N, 3 <= N < 2^Width
+  // response
+  output logic             out_valid_o,
+  input  logic             out_ready_i,
+  output logic [Width:0]   s_o,         // A*B*R^-1 mod N, in [0, 2N)
+  output logic             err_o        // request rejected; s_o is 0
+);
+
+  if (Width < 3 || Width > 8192) begin : gen_bad_width
+    `MM_FATAL("mm_systolic: Width must be in [3, 8192]")
+  end
+  if (WordWidth < 4 || WordWidth > 32) begin : gen_bad_word_width
+    `MM_FATAL("mm_systolic: WordWidth must be in [4, 32]")
+  end
+
+  localparam int W        = WordWidth;
+  localparam int M        = (Width + 2 + W - 1) / W;  // words: W*M >= k+2
+  localparam int MW       = M * W;
+  localparam int InvSteps = (W <= 5) ? 0 : (W <= 10) ? 1 : (W <= 20) ? 2 : 3;
+  localparam int Latency  = InvSteps + 4 * M - 2;
+
+  logic             accept, start, busy, done;
+  logic [Width:0]   res;
+  logic [MW-1:0]    b_q, b_d, n_q, n_d;
+  logic [MW-1:0]    a_ext;
+  logic [W-1:0]     n0_req;
+  logic             fire0;
+  logic [W-1:0]     a0, q0, s0;
+  // PE outputs, word j at [j*W +: W]
+  logic [M-1:0]     pe_fire;
+  logic [MW-1:0]    pe_a, pe_q, pe_r, pe_s;
+  logic [M*(W+1)-1:0] pe_c;
+  logic [MW-1:0]    s_words;  // S_0 .. S_(m-1)
+
+  mm_req_ctrl #(
+    .Width     (Width),
+    .OpWidth   (Width + 1),
+    .InBound   (2),
+    .CheckRange(CheckRange)
+  ) u_req (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i,
+    .in_ready_o,
+    .a_i,
+    .b_i,
+    .n_i,
+    .out_valid_o,
+    .out_ready_i,
+    .s_o,
+    .err_o,
+    .accept_o(accept),
+    .start_o (start),
+    .busy_o  (busy),
+    .done_i  (done),
+    .res_i   (res)
+  );
+
+  // MW >= k+2 > k+1: the operands fit, zero-extended.
+  always_comb begin
+    a_ext  = MW'(a_i);
+    n0_req = W'(n_i);  // low word of N (Width may be below W)
+    b_d    = start ? MW'(b_i) : b_q;
+    n_d    = start ? MW'(n_i) : n_q;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      b_q <= MW'(0);  // (not '0: Verilator counts a fill past 8192 bits as a suspect replication)
+      n_q <= MW'(0);
+    end else begin
+      b_q <= b_d;
+      n_q <= n_d;
+    end
+  end
+
+  mm_sys_ctrl #(
+    .Width   (W),
+    .Words   (M),
+    .Period  (3),
+    .InvSteps(InvSteps),
+    .Latency (Latency)
+  ) u_ctrl (
+    .clk_i,
+    .rst_ni,
+    .start_i(start),
+    .busy_i (busy),
+    .a_i    (a_ext),
+    .n0_i   (n0_req),
+    .b0_i   (b_q[W-1:0]),
+    .s0_i   (s0),
+    .fire_o (fire0),
+    .a_o    (a0),
+    .q_o    (q0),
+    .done_o (done)
+  );
+
+  for (genvar j = 0; j < M; j++) begin : gen_pe
+    logic         fire_in;
+    logic [W-1:0] a_in, q_in;
+    logic [W:0]   c_in;
+    if (j == 0) begin : gen_first
+      assign fire_in = fire0;
+      assign a_in    = a0;
+      assign q_in    = q0;
+      assign c_in    = '0;
+    end else begin : gen_next
+      assign fire_in = pe_fire[j-1];
+      assign a_in    = pe_a[(j-1)*W +: W];
+      assign q_in    = pe_q[(j-1)*W +: W];
+      assign c_in    = pe_c[(j-1)*(W+1) +: W+1];
+    end
+    // S_j is written by PE j+1; S_(m-1) is the last PE's carry, below r
+    // because S < 3N < R.
+    if (j < M - 1) begin : gen_s_mid
+      assign s_words[j*W +: W] = pe_r[(j+1)*W +: W];
+    end else begin : gen_s_top
+      assign s_words[j*W +: W] = pe_c[j*(W+1) +: W];
+    end
+    assign pe_s[j*W +: W] = s_words[j*W +: W];
+
+    mm_sys_pe #(.Width(W)) u_pe (
+      .clk_i,
+      .rst_ni,
+      .clr_i (start),
+      .fire_i(fire_in),
+      .a_i   (a_in),
+      .q_i   (q_in),
+      .c_i   (c_in),
+      .b_i   (b_q[j*W +: W]),
+      .n_i   (n_q[j*W +: W]),
+      .s_i   (pe_s[j*W +: W]),
+      .fire_o(pe_fire[j]),
+      .a_o   (pe_a[j*W +: W]),
+      .q_o   (pe_q[j*W +: W]),
+      .c_o   (pe_c[j*(W+1) +: W+1]),
+      .r_o   (pe_r[j*W +: W])
+    );
+  end
+
+  assign s0  = s_words[W-1:0];
+  assign res = s_words[Width:0];  // S < 2N < 2^(k+1)
+
+  // Never used: PE0's low word (zero: the division by r), the outputs the
+  // last PE forwards to no PE, the top bit of its carry (S_(m-1) < r), the
+  // bits of S above k (S < 2N), and the accept strobe (the shell handles
+  // rejected requests itself).
+  logic unused;
+  assign unused = ^{pe_r[W-1:0], pe_fire[M-1], pe_a[(M-1)*W +: W], pe_q[(M-1)*W +: W],
+                    pe_c[M*(W+1)-1], s_words[MW-1:Width+1], accept};
+
+endmodule

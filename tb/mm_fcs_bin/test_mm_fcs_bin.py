@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Bench of mm_fcs_bin (a full-carry-save core behind the common binary
+interface) in both registered configurations, fcs1_bin (Variant 1, FCS-MM-1)
+and fcs2_bin (Variant 2, FCS-MM-2): the shared core suite
+(montmul.sim.suite) at every test width on Icarus and Verilator, each result
+and latency against the model."""
+from __future__ import annotations
+
+import os
+
+CORES = ("fcs1_bin", "fcs2_bin")
+
+if os.environ.get("MONTMUL_IN_SIM"):
+    # Inside the simulator: the cocotb tests.
+    from montmul.sim.suite import *  # noqa: F401,F403
+else:
+    import pytest
+    from bench_util import grid, run_bench
+
+    @pytest.mark.parametrize(
+        "core,sim,width,params",
+        [
+            pytest.param(core, *p.values, id=f"{core}-{p.id}")
+            for core in CORES
+            for p in grid(core)
+        ],
+    )
+    def test_mm_fcs_bin(core, sim, width, params):
+        run_bench(core, sim, width, params, __file__)
