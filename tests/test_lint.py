@@ -213,3 +213,26 @@ def test_illegal_width_icarus(core: Core, bad: int, tmp_path: Path) -> None:
         out = proc.stdout + proc.stderr
     assert proc.returncode != 0, f"icarus ran {core.top} Width={bad}:\n{out}"
     assert msg.search(out), out
+
+
+#: Illegal build parameters of the scalable cores other than Width: the
+#: registry's check rejects them, and the RTL stops elaboration with this
+#: MM_FATAL message.
+SCALABLE_BAD = [
+    ("r4booth_right", {"WordWidth": 6}, "WordWidth must be a power of two"),
+    ("r4booth_right", {"NumPes": 0}, "NumPes must be in"),
+    ("r4booth_right", {"FifoLatency": 0}, "FifoLatency must be in"),
+    ("r4booth_left", {"WordWidth": 8, "NumPes": 3}, "2*NumPes must be a multiple of WordWidth"),
+]
+
+
+@pytest.mark.parametrize("name,bad,msg", SCALABLE_BAD, ids=lambda v: str(v))
+def test_illegal_scalable_params_verilator(name: str, bad: dict[str, int], msg: str, tmp_path: Path) -> None:
+    core = CORES[name]
+    params = {**core.hdl_params(16), **bad}
+    with pytest.raises(ValueError):
+        core.hdl_params(16, **bad)
+    proc = _verilator_lint(core.sources(), core.top, params, tmp_path, wall=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0, f"verilator accepted {core.top} {bad}:\n{out}"
+    assert f"{core.top}: {msg}" in out, out

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from . import resources
-from .models import MMResult, dsp, radix2, systolic
+from .models import MMResult, dsp, radix2, scalable, systolic
 
 
 def __getattr__(name: str) -> Path:
@@ -549,3 +549,83 @@ register(Core(
     test_widths={"icarus": (16,), "verilator": (64,)},
 ))
 # --- end paper 003 ---
+
+
+# --- Paper 002: scalable radix-4 Booth cores (docs/scalable.md) -------------
+# One build of Width serves every modulus up to it: the operand length is
+# the modulus's bit length n, taken at run time, and so is the radix,
+# R = 2^(2pk - 2) with k = ceil((n + 4) / 2p).
+R4BOOTH_PARAMS = {
+    "WordWidth": Param(16, 4, 64, "word width w: a power of two"),
+    "NumPes": Param(2, 1, 256, "processing elements p"),
+    "FifoLatency": Param(1, 1, 8, "FIFO latency b"),
+}
+R4BOOTH_ARGS = {"WordWidth": "word_width", "NumPes": "num_pes", "FifoLatency": "fifo_latency"}
+
+
+def r4booth_check(kind: str) -> Callable[[int, Params], None]:
+    def check(k: int, p: Params) -> None:
+        w = p["WordWidth"]
+        if w & (w - 1):
+            raise ValueError(f"WordWidth={w} is not a power of two")
+        if kind == "left" and (2 * p["NumPes"]) % w:
+            raise ValueError(f"the left-shifting kernel needs 2*NumPes a multiple of WordWidth "
+                             f"(NumPes={p['NumPes']}, WordWidth={w})")
+    return check
+
+
+def r4booth_r_log2(k: int, p: Params, n: int) -> int:
+    return scalable.r_log2(k, n, p["WordWidth"], p["NumPes"])
+
+
+def r4booth_bound(kind: str) -> Callable[[int, Params], int]:
+    def bound(k: int, p: Params) -> int:
+        # the latency grows with the modulus length: the worst case is n = k
+        s = scalable.schedule(kind, k, p["WordWidth"], p["NumPes"], p["FifoLatency"])
+        return 1 + s.finish
+    return bound
+
+
+register(Core(
+    name="r4booth_right",
+    family="scalable",
+    paper="002 Figs. 2-5, Sec. IV-A, IV-C (right-shifting PE)",
+    top="mm_r4booth_right",
+    rtl=SHELL + ("scalable/mm_r4booth_right_pe.sv", "scalable/mm_r4booth_fifo.sv",
+                 "scalable/mm_r4booth_right.sv"),
+    model=scalable.r4booth_right,
+    params=R4BOOTH_PARAMS,
+    model_args=R4BOOTH_ARGS,
+    check=r4booth_check("right"),
+    r_log2=r4booth_r_log2,
+    latency_bound=r4booth_bound("right"),
+    description="Scalable radix-4 Booth (paper 002), right-shifting PEs: run-time operand length n = len(N), "
+    "(k-1)*max(e, 2p+b) + 2p + e cycles; the latency follows len(N), not A or B",
+    test_widths={"icarus": (16, 64), "verilator": (64,)},
+    # Case I (e >= 2p+b) from 6 bits on; both cases with FIFO latency 2 and 3
+    test_params=({"WordWidth": 4, "NumPes": 1}, {"WordWidth": 8, "NumPes": 3, "FifoLatency": 2},
+                 {"WordWidth": 4, "NumPes": 4, "FifoLatency": 3}),
+))
+
+register(Core(
+    name="r4booth_left",
+    family="scalable",
+    paper="002 Figs. 2-3, 6, Sec. IV-B, IV-C (left-shifting PE)",
+    top="mm_r4booth_left",
+    rtl=SHELL + ("scalable/mm_r4booth_left_pe.sv", "scalable/mm_r4booth_fifo.sv",
+                 "scalable/mm_r4booth_left.sv"),
+    model=scalable.r4booth_left,
+    params={**R4BOOTH_PARAMS, "NumPes": Param(8, 1, 256, "processing elements p: 2p a multiple of w")},
+    model_args=R4BOOTH_ARGS,
+    check=r4booth_check("left"),
+    r_log2=r4booth_r_log2,
+    latency_bound=r4booth_bound("left"),
+    description="Scalable radix-4 Booth (paper 002), left-shifting PEs (w | 2p): run-time operand length, "
+    "(k-1)*max(e+1, p+2p/w+b) + p + 2p/w + e + 1 cycles; the latency follows len(N), not A or B",
+    test_widths={"icarus": (16, 64), "verilator": (64,)},
+    # a discarding PE in every pass (Case I from 9 bits); 1 or 3 discards per
+    # pass with FIFO latency 2 and 3 (Case II for short moduli, I for long)
+    test_params=({"WordWidth": 4, "NumPes": 2}, {"WordWidth": 8, "NumPes": 4, "FifoLatency": 2},
+                 {"WordWidth": 4, "NumPes": 6, "FifoLatency": 3}),
+))
+# --- end paper 002 ---

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// mm_r4booth_left: the scalable left-shifting radix-4 Booth Montgomery
+// multiplier of paper 002 (Sec. IV-B, Figs. 3, 6), on the common core
+// interface (docs/interface.md).  Algorithm and decisions: docs/scalable.md.
+//
+// Same algorithm, memories, FIFO, controller and final correction as
+// mm_r4booth_right; the PEs (mm_r4booth_left_pe) keep Z in place and shift
+// the multiples left instead, so a word passes to the next PE after one cycle
+// (l = 1), a pass has e+1 words (the overflow word), and the PE whose
+// effective LSB reaches the word boundary discards a word (one extra cycle,
+// 2p/w per pass).  The kernel needs w | 2p: every PE then keeps its LSB
+// position Pos = 2i mod w in every pass, and after the last pass Pos is 0, so
+// the last PE's stream is Z itself.
+//   e = ceil((n+3)/w), k = ceil((n+4)/(2p)), S = A*B*2^-(2pk-2) mod N in [0, 2N).
+// Latency: (k-1)*max(e+1, p+2p/w+b) + p + 2p/w + e + 1 cycles
+// (kernel: k*max(e+1, p+2p/w+b)).
+`include "mm_macros.svh"
+
+module mm_r4booth_left #(
+  parameter int Width       = 64,  // largest modulus width: 3 .. 8192
+  parameter int WordWidth   = 16,  // w: a power of two, 4 .. 64
+  parameter int NumPes      = 8,   // p: 1 .. 256, a multiple of WordWidth/2
+  parameter int FifoLatency = 1,   // b: 1 .. 8
+  parameter bit CheckRange  = 1    // 1: reject operands >= 2N
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  // request
+  input  logic             in_valid_i,
+  output logic             in_ready_o,
+  input  logic [Width:0]   a_i,         // A (X) in [0, 2N)
+  input  logic [Width:0]   b_i,         // B (Y) in [0, 2N)
+  input  logic [Width-1:0] n_i,         // odd N, 3 <= N < 2^Width
+  // response
+  output logic             out_valid_o,
+  input  logic             out_ready_i,
+  output logic [Width:0]   s_o,         // A*B*2^-(2pk-2) mod N, in [0, 2N)
+  output logic             err_o        // request rejected; s_o is 0
+);
+
+  if (Width < 3 || Width > 8192) begin : gen_bad_width
+    `MM_FATAL("mm_r4booth_left: Width must be in [3, 8192]")
+  end
+  if (WordWidth < 4 || WordWidth > 64 || (WordWidth & (WordWidth - 1)) != 0) begin : gen_bad_word
+    `MM_FATAL("mm_r4booth_left: WordWidth must be a power of two in [4, 64]")
+  end
+  if (NumPes < 1 || NumPes > 256) begin : gen_bad_pes
+    `MM_FATAL("mm_r4booth_left: NumPes must be in [1, 256]")
+  end
+  if ((2 * NumPes) % WordWidth != 0) begin : gen_bad_pos
+    `MM_FATAL("mm_r4booth_left: 2*NumPes must be a multiple of WordWidth")
+  end
+  if (FifoLatency < 1 || FifoLatency > 8) begin : gen_bad_fifo
+    `MM_FATAL("mm_r4booth_left: FifoLatency must be in [1, 8]")
+  end
+
+  localparam int W       = WordWidth;
+  localparam int P       = NumPes;
+  localparam int LogW    = $clog2(W);
+  localparam int EMax    = (Width + 3 + W - 1) / W;          // words at n = Width
+  localparam int MemBits = (EMax + 1) * W;                   // e+1 words per pass
+  localparam int KMax    = (Width + 4 + 2 * P - 1) / (2 * P); // pipeline cycles at n = Width
+  localparam int XWinW   = 2 * P * KMax + 3;                 // X << 1, with room for the top digit
+  localparam int NbW     = $clog2(Width + 1);
+  localparam int JW      = $clog2(EMax + 2);
+  localparam int BitsW   = $clog2(Width + 4 + 4 * P + 1);    // digit-bit counters
+  localparam int FifoW   = W + 3;                            // z, t, first, last
+
+  // ---------------------------------------------------------------- shell
+  logic accept, start, busy, done;
+  logic [Width:0] res;
+
+  mm_req_ctrl #(
+    .Width     (Width),
+    .OpWidth   (Width + 1),
+    .InBound   (2),
+    .CheckRange(CheckRange)
+  ) u_ctrl (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (in_valid_i),
+    .in_ready_o (in_ready_o),
+    .a_i        (a_i),
+    .b_i        (b_i),
+    .n_i        (n_i),
+    .out_valid_o(out_valid_o),
+    .out_ready_i(out_ready_i),
+    .s_o        (s_o),
+    .err_o      (err_o),
+    .accept_o   (accept),
+    .start_o    (start),
+    .busy_o     (busy),
+    .done_i     (done),
+    .res_i      (res)
+  );
+
+  // ------------------------------------------------- operand memories
+  logic [MemBits-1:0] y_q, m_q, n_q, res_q, y_d, m_d, n_d, res_d;
+  logic [XWinW-1:0]   xwin_q, xwin_d;
+  logic               mneg_q, mneg_d;
+  logic [JW-1:0]      e_q, e_d;        // words per pass: e + 1
+  logic [BitsW-1:0]   nlim_q, nlim_d;  // n + 4: digits cover it when 2p*passes >= n + 4
+  logic [NbW-1:0]     nbits;           // bit length of n_i
+  logic [Width-1:0]   mhat;            // |M^| = (N >> 2) + N[1]
+
+  // modulus length: a priority encoder on N (a function, so that the
+  // intermediate values of the loop are not events: Icarus 11 would re-run an
+  // always_comb on them)
+  function automatic logic [NbW-1:0] bit_length(input logic [Width-1:0] v);
+    bit_length = '0;
+    for (int i = 0; i < Width; i++) begin
+      if (v[i]) begin
+        bit_length = NbW'(i + 1);
+      end
+    end
+  endfunction
+
+  assign nbits = bit_length(n_i);
+  assign mhat = Width'(n_i >> 2) + Width'(n_i[1]);
+
+  // ------------------------------------------------- kernel streams
+  logic [P:0]        sv, sf, sl, st;
+  logic [P:0][W-1:0] sz, sy, sm;
+  logic [P-1:0][2:0] xbits;
+  logic              pe0_v, pe0_f, pe0_l, pe0_t;
+  logic [W-1:0]      pe0_z, pe0_y, pe0_m;
+
+  assign sv[0]  = pe0_v;
+  assign sf[0]  = pe0_f;
+  assign sl[0]  = pe0_l;
+  assign sz[0]  = pe0_z;
+  assign st[0]  = pe0_t;
+  assign sy[0]  = pe0_y;
+  assign sm[0]  = pe0_m;
+
+  for (genvar i = 0; i < P; i++) begin : gen_pe
+    assign xbits[i] = xwin_q[2*i+2 -: 3];
+    mm_r4booth_left_pe #(
+      .WordWidth(W),
+      .Pos      ((2 * i) % W)
+    ) u_pe (
+      .clk_i  (clk_i),
+      .rst_ni (rst_ni),
+      .mneg_i (mneg_q),
+      .xbits_i(xbits[i]),
+      .valid_i(sv[i]),
+      .first_i(sf[i]),
+      .last_i (sl[i]),
+      .z_i    (sz[i]),
+      .t_i    (st[i]),
+      .y_i    (sy[i]),
+      .m_i    (sm[i]),
+      .valid_o(sv[i+1]),
+      .first_o(sf[i+1]),
+      .last_o (sl[i+1]),
+      .z_o    (sz[i+1]),
+      .t_o    (st[i+1]),
+      .y_o    (sy[i+1]),
+      .m_o    (sm[i+1])
+    );
+  end
+
+  // ------------------------------------------------- FIFO
+  logic             fifo_w, fifo_rv, fifo_pop;
+  logic [FifoW-1:0] fifo_wd, fifo_rd;
+
+  mm_r4booth_fifo #(
+    .DataWidth(FifoW),
+    .Depth    (EMax + 2),
+    .Latency  (FifoLatency)
+  ) u_fifo (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .clear_i (start),
+    .wvalid_i(fifo_w),
+    .wdata_i (fifo_wd),
+    .rvalid_o(fifo_rv),
+    .rdata_o (fifo_rd),
+    .rpop_i  (fifo_pop)
+  );
+
+  // ------------------------------------------------- sequence controller
+  logic             active_q, active_d;  // PE0 is inside a pass
+  logic             more_q, more_d;      // another pass is still to start
+  logic             pass0_q, pass0_d;    // the pass being fed is the first (Z = 0)
+  logic [JW-1:0]    fj_q, fj_d;          // next word PE0 takes
+  logic [BitsW-1:0] inbits_q, inbits_d;  // 2p * passes started
+  logic [BitsW-1:0] outbits_q, outbits_d;// 2p * passes finished by the last PE
+  logic [JW-1:0]    oj_q, oj_d;          // word index at the last PE (final pass)
+  logic [1:0]       ocarry_q, ocarry_d;  // correction adder carry
+  logic             tfin_q, tfin_d;      // t of the last digit
+  logic             feed, feed_first, xshift;
+  logic [JW-1:0]    j;
+  logic             final_pass, tsel, add_n;
+  logic [JW-1:0]    oj;
+  logic [1:0]       ocin;
+  logic [W+1:0]     osum;
+  logic [W-1:0]     nword;
+
+  // PE0's input: pass 0 from zero, later passes from the FIFO.  A pass from
+  // the FIFO starts in the first cycle its word 0 is at the head.  (The
+  // combinational values are continuous assignments: Icarus 11 loops on an
+  // always_comb that both computes and reads them.)
+  assign feed_first = ~active_q & more_q & fifo_rv & busy;
+  assign feed       = (active_q & busy) | feed_first;
+  assign j          = active_q ? fj_q : '0;
+  assign fifo_pop   = feed & ~pass0_q;
+  assign pe0_v      = feed;
+  assign pe0_f      = feed & (j == '0);
+  assign pe0_l      = feed & (j == e_q - 1'b1);
+  assign pe0_z      = pass0_q ? '0 : fifo_rd[W-1:0];
+  assign pe0_t      = pass0_q ? 1'b0 : fifo_rd[W];
+  assign pe0_y      = y_q[j*W +: W];
+  assign pe0_m      = m_q[j*W +: W];
+
+  // The last PE's stream: to the FIFO, or (last pass) through the correction
+  // adder into the result register.
+  assign final_pass = (outbits_q + BitsW'(2 * P)) >= nlim_q;
+  assign fifo_w     = sv[P] & ~final_pass & busy;
+  assign fifo_wd    = {sl[P], sf[P], st[P], sz[P]};
+  assign tsel       = sf[P] ? st[P] : tfin_q;
+  assign add_n      = tsel ^ mneg_q;
+  assign oj         = sf[P] ? '0 : oj_q;
+  assign ocin       = sf[P] ? {1'b0, st[P]} : ocarry_q;
+  assign nword      = n_q[oj*W +: W];
+  assign osum       = {2'b0, sz[P]} + (add_n ? {2'b0, nword} : '0) + {{W{1'b0}}, ocin};
+  assign done       = sv[P] & busy & final_pass & sl[P];
+  assign xshift     = sv[P-1] & sf[P-1];
+
+  always_comb begin
+    active_d  = active_q;
+    more_d    = more_q;
+    pass0_d   = pass0_q;
+    fj_d      = fj_q;
+    inbits_d  = inbits_q;
+    outbits_d = outbits_q;
+    oj_d      = oj_q;
+    ocarry_d  = ocarry_q;
+    tfin_d    = tfin_q;
+    xwin_d    = xwin_q;
+    y_d       = y_q;
+    m_d       = m_q;
+    n_d       = n_q;
+    res_d     = res_q;
+    mneg_d    = mneg_q;
+    e_d       = e_q;
+    nlim_d    = nlim_q;
+
+    if (feed) begin
+      if (j == e_q - 1'b1) begin
+        active_d = 1'b0;
+        pass0_d  = 1'b0;
+      end else begin
+        active_d = 1'b1;
+        fj_d     = j + 1'b1;
+      end
+      if (feed_first) begin
+        inbits_d = inbits_q + BitsW'(2 * P);
+        more_d   = (inbits_q + BitsW'(2 * P)) < nlim_q;
+      end
+    end
+
+    // The X window moves on by 2p bits once the last PE has its digit.
+    if (xshift) begin
+      xwin_d = xwin_q >> (2 * P);
+    end
+
+    if (sv[P] && busy) begin
+      if (sl[P]) begin
+        outbits_d = outbits_q + BitsW'(2 * P);
+      end
+      if (final_pass) begin
+        // word oj of the result (a whole-vector update: Icarus re-runs an
+        // always_comb that writes part of a vector it also reads)
+        res_d    = (res_q & ~(MemBits'({W{1'b1}}) << (oj * W)))
+                 | (MemBits'(osum[W-1:0]) << (oj * W));
+        ocarry_d = osum[W+1:W];
+        oj_d     = oj + 1'b1;
+        tfin_d   = tsel;
+      end
+    end
+
+    // A legal request loads everything and starts pass 0 in the next cycle.
+    if (start) begin
+      y_d       = MemBits'(b_i);
+      m_d       = MemBits'(mhat);
+      n_d       = MemBits'(n_i);
+      xwin_d    = XWinW'({a_i, 1'b0});
+      mneg_d    = ~n_i[1];
+      e_d       = JW'(((32'(nbits) + 3 + W - 1) >> LogW) + 1);
+      nlim_d    = BitsW'(nbits) + BitsW'(4);
+      res_d     = MemBits'(0);
+      active_d  = 1'b1;
+      pass0_d   = 1'b1;
+      fj_d      = '0;
+      inbits_d  = BitsW'(2 * P);
+      more_d    = BitsW'(2 * P) < BitsW'(nbits) + BitsW'(4);
+      outbits_d = '0;
+      oj_d      = '0;
+      ocarry_d  = '0;
+      tfin_d    = 1'b0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      y_q       <= MemBits'(0);
+      m_q       <= MemBits'(0);
+      n_q       <= MemBits'(0);
+      res_q     <= MemBits'(0);
+      xwin_q    <= XWinW'(0);
+      mneg_q    <= 1'b0;
+      e_q       <= '0;
+      nlim_q    <= '0;
+      active_q  <= 1'b0;
+      more_q    <= 1'b0;
+      pass0_q   <= 1'b0;
+      fj_q      <= '0;
+      inbits_q  <= '0;
+      outbits_q <= '0;
+      oj_q      <= '0;
+      ocarry_q  <= '0;
+      tfin_q    <= 1'b0;
+    end else begin
+      y_q       <= y_d;
+      m_q       <= m_d;
+      n_q       <= n_d;
+      res_q     <= res_d;
+      xwin_q    <= xwin_d;
+      mneg_q    <= mneg_d;
+      e_q       <= e_d;
+      nlim_q    <= nlim_d;
+      active_q  <= active_d;
+      more_q    <= more_d;
+      pass0_q   <= pass0_d;
+      fj_q      <= fj_d;
+      inbits_q  <= inbits_d;
+      outbits_q <= outbits_d;
+      oj_q      <= oj_d;
+      ocarry_q  <= ocarry_d;
+      tfin_q    <= tfin_d;
+    end
+  end
+
+  // The last PE's Y and M^ words have no further use; accept is only needed
+  // by cores that answer rejected requests themselves.
+  logic [2*W:0] unused_tail;
+  assign unused_tail = {sy[P], sm[P], accept};
+
+  // The result is below 2N < 2^(Width+1): the words above are zero.
+  assign res = res_q[Width:0];
+
+endmodule

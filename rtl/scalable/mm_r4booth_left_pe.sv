@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// mm_r4booth_left_pe: one left-shifting radix-4 Booth processing element of
+// paper 002 (Sec. IV-B, Fig. 6), on w-bit binary words.  Z is not shifted:
+// the stream holds Z*2^Pos in e+1 words (the overflow word), Pos = 2i mod w
+// being this PE's effective LSB (the kernel needs w | 2p, so Pos is the same
+// in every pass).  For its digit d the PE clears the two bits q at Pos and
+// adds the Booth multiples of Y and M^ shifted left by Pos+2, with the +1s
+// of the negative multiples (S_X + S_Q) at bit Pos+2 of word 0; bits below
+// Pos+2 of a negative multiple's word 0 are zeroed (the paper's AND gates).
+//   - Pos + 2 < w: word j out is computed in the cycle word j comes in, so
+//     the next PE gets it one cycle later (l = 1); the Q digit of word 0 is
+//     Booth-encoded in that same cycle (the paper's longer critical path).
+//   - Pos + 2 = w: word 0 is all zero after q is cleared and is discarded;
+//     word j out is input word j+1 (the sign extension of word e for the
+//     last) plus the unshifted multiples of Y_j, M^_j, so it leaves one cycle
+//     later (the paper's discard cycle, vp/w of them per pass).
+module mm_r4booth_left_pe #(
+  parameter int WordWidth = 16,  // w: >= 4
+  parameter int Pos       = 0    // effective LSB: even, 0 .. w-2
+) (
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+  input  logic                 mneg_i,   // N = 1 mod 4: M^ is negative, negate the Q digit
+  input  logic [2:0]           xbits_i,  // x[2d+1], x[2d], x[2d-1]: sampled with the first word
+  // word stream in
+  input  logic                 valid_i,
+  input  logic                 first_i,  // word 0 of a pass
+  input  logic                 last_i,   // word e of a pass
+  input  logic [WordWidth-1:0] z_i,
+  input  logic                 t_i,      // with the first word: top bit of the previous Q digit
+  input  logic [WordWidth-1:0] y_i,
+  input  logic [WordWidth-1:0] m_i,      // |M^|
+  // word stream out (registered)
+  output logic                 valid_o,
+  output logic                 first_o,
+  output logic                 last_o,
+  output logic [WordWidth-1:0] z_o,
+  output logic                 t_o,
+  output logic [WordWidth-1:0] y_o,
+  output logic [WordWidth-1:0] m_o
+);
+
+  localparam int  W    = WordWidth;
+  localparam bit  Disc = (Pos + 2 == W);
+  localparam int  Sft  = Disc ? 0 : Pos + 2;  // shift of the multiples within the stream
+
+  // Booth encoder (Table I): {negative, zero, double}
+  function automatic logic [2:0] booth_enc(input logic [2:0] bits);
+    booth_enc[2] = bits[2] & ~(bits[1] & bits[0]);
+    booth_enc[1] = (bits == 3'b000) || (bits == 3'b111);
+    booth_enc[0] = (bits == 3'b100) || (bits == 3'b011);
+  endfunction
+
+  // Booth selector on one word of V*2^Sft (prev: the previous word of V):
+  // 0, +-V, +-2V; a negative multiple is inverted with its bits below Sft
+  // cleared in word 0 (its +1 goes in at bit Sft).
+  function automatic logic [W-1:0] bsel(input logic [W-1:0] v, input logic [W-1:0] prev,
+                                        input logic neg, input logic zero, input logic dbl,
+                                        input logic first);
+    logic [W-1:0] mag;
+    mag = W'(({v, prev} << (Sft + int'(dbl))) >> W);
+    if (zero) begin
+      bsel = '0;
+    end else if (neg) begin
+      bsel = first ? (~mag & ~W'((1 << Sft) - 1)) : ~mag;
+    end else begin
+      bsel = mag;
+    end
+  endfunction
+
+  // state kept over a pass: Booth controls, t, carry, previous Y / M^ words
+  logic         qneg_q, qzero_q, qdbl_q, xneg_q, xzero_q, xdbl_q, t_q;
+  logic         qneg_d, qzero_d, qdbl_d, xneg_d, xzero_d, xdbl_d, t_d;
+  logic [1:0]   carry_q, carry_d;
+  logic [W-1:0] yprev_q, mprev_q, yprev_d, mprev_d;
+  // output registers
+  logic         valid_q, first_q, last_q, tout_q;
+  logic [W-1:0] z_q, y_q, m_q;
+  logic         valid_d, first_d, last_d, tout_d;
+  logic [W-1:0] z_d, y_d, m_d;
+
+  logic [1:0]   q;
+  logic         qb_neg, qb_zero, qb_dbl, xb_neg, xb_zero, xb_dbl;
+
+  assign q = z_i[Pos+1:Pos];
+  assign {qb_neg, qb_zero, qb_dbl} = booth_enc({q[1], q[0], t_i});
+  assign {xb_neg, xb_zero, xb_dbl} = booth_enc(xbits_i);
+
+  always_comb begin
+    qneg_d  = qneg_q;
+    qzero_d = qzero_q;
+    qdbl_d  = qdbl_q;
+    xneg_d  = xneg_q;
+    xzero_d = xzero_q;
+    xdbl_d  = xdbl_q;
+    t_d     = t_q;
+    if (valid_i && first_i) begin
+      qneg_d  = (qb_neg ^ mneg_i) & ~qb_zero;
+      qzero_d = qb_zero;
+      qdbl_d  = qb_dbl;
+      xneg_d  = xb_neg;
+      xzero_d = xb_zero;
+      xdbl_d  = xb_dbl;
+      t_d     = q[1];
+    end
+  end
+
+  if (!Disc) begin : gen_direct
+    // word j in, word j out in the same cycle
+    logic         qn, qz, qdb, xn, xz, xdb;
+    logic [W-1:0] zc, ysel, msel, cinw, yp, mp;
+    logic [W+1:0] sum;
+
+    always_comb begin
+      // word 0 uses the controls it brings; later words the held ones
+      qn   = first_i ? qneg_d  : qneg_q;
+      qz   = first_i ? qzero_d : qzero_q;
+      qdb  = first_i ? qdbl_d  : qdbl_q;
+      xn   = first_i ? xneg_d  : xneg_q;
+      xz   = first_i ? xzero_d : xzero_q;
+      xdb  = first_i ? xdbl_d  : xdbl_q;
+      yp   = first_i ? '0 : yprev_q;
+      mp   = first_i ? '0 : mprev_q;
+      // clear q: below Pos the word is already zero
+      zc   = first_i ? (z_i & ~(W'(3) << Pos)) : z_i;
+      ysel = bsel(y_i, yp, xn, xz, xdb, first_i);
+      msel = bsel(m_i, mp, qn, qz, qdb, first_i);
+      cinw = first_i ? (W'({1'b0, xn} + {1'b0, qn}) << Sft) : W'(carry_q);
+      sum  = {2'b0, zc} + {2'b0, ysel} + {2'b0, msel} + {2'b0, cinw};
+
+      carry_d = carry_q;
+      yprev_d = yprev_q;
+      mprev_d = mprev_q;
+      valid_d = valid_i;
+      first_d = first_q;
+      last_d  = last_q;
+      z_d     = z_q;
+      tout_d  = tout_q;
+      y_d     = y_q;
+      m_d     = m_q;
+      if (valid_i) begin
+        carry_d = sum[W+1:W];
+        yprev_d = y_i;
+        mprev_d = m_i;
+        first_d = first_i;
+        last_d  = last_i;
+        z_d     = sum[W-1:0];
+        tout_d  = first_i ? q[1] : t_q;
+        y_d     = y_i;
+        m_d     = m_i;
+      end
+    end
+  end else begin : gen_discard
+    // word j out = input word j+1 + multiples of the buffered Y_j, M^_j
+    logic         bvalid_q, bfirst_q, blast_q, bsign_q;
+    logic [W-1:0] by_q, bm_q;
+    logic [W-1:0] zin, ysel, msel, yp, mp;
+    logic [1:0]   cin;
+    logic [W+1:0] sum;
+
+    always_comb begin
+      zin  = blast_q ? {W{bsign_q}} : z_i;
+      yp   = bfirst_q ? '0 : yprev_q;
+      mp   = bfirst_q ? '0 : mprev_q;
+      ysel = bsel(by_q, yp, xneg_q, xzero_q, xdbl_q, bfirst_q);
+      msel = bsel(bm_q, mp, qneg_q, qzero_q, qdbl_q, bfirst_q);
+      cin  = bfirst_q ? ({1'b0, xneg_q} + {1'b0, qneg_q}) : carry_q;
+      sum  = {2'b0, zin} + {2'b0, ysel} + {2'b0, msel} + {{W{1'b0}}, cin};
+
+      carry_d = carry_q;
+      yprev_d = yprev_q;
+      mprev_d = mprev_q;
+      valid_d = bvalid_q;
+      first_d = first_q;
+      last_d  = last_q;
+      z_d     = z_q;
+      tout_d  = tout_q;
+      y_d     = y_q;
+      m_d     = m_q;
+      if (bvalid_q) begin
+        carry_d = sum[W+1:W];
+        yprev_d = by_q;
+        mprev_d = bm_q;
+        first_d = bfirst_q;
+        last_d  = blast_q;
+        z_d     = sum[W-1:0];
+        tout_d  = t_q;
+        y_d     = by_q;
+        m_d     = bm_q;
+      end
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        bvalid_q <= 1'b0;
+        bfirst_q <= 1'b0;
+        blast_q  <= 1'b0;
+        bsign_q  <= 1'b0;
+        by_q     <= '0;
+        bm_q     <= '0;
+      end else begin
+        bvalid_q <= valid_i;
+        bfirst_q <= first_i;
+        blast_q  <= last_i;
+        bsign_q  <= z_i[W-1];
+        by_q     <= y_i;
+        bm_q     <= m_i;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      qneg_q  <= 1'b0;
+      qzero_q <= 1'b1;
+      qdbl_q  <= 1'b0;
+      xneg_q  <= 1'b0;
+      xzero_q <= 1'b1;
+      xdbl_q  <= 1'b0;
+      t_q     <= 1'b0;
+      carry_q <= '0;
+      yprev_q <= '0;
+      mprev_q <= '0;
+      valid_q <= 1'b0;
+      first_q <= 1'b0;
+      last_q  <= 1'b0;
+      z_q     <= '0;
+      tout_q  <= 1'b0;
+      y_q     <= '0;
+      m_q     <= '0;
+    end else begin
+      qneg_q  <= qneg_d;
+      qzero_q <= qzero_d;
+      qdbl_q  <= qdbl_d;
+      xneg_q  <= xneg_d;
+      xzero_q <= xzero_d;
+      xdbl_q  <= xdbl_d;
+      t_q     <= t_d;
+      carry_q <= carry_d;
+      yprev_q <= yprev_d;
+      mprev_q <= mprev_d;
+      valid_q <= valid_d;
+      first_q <= first_d;
+      last_q  <= last_d;
+      z_q     <= z_d;
+      tout_q  <= tout_d;
+      y_q     <= y_d;
+      m_q     <= m_d;
+    end
+  end
+
+  assign valid_o = valid_q;
+  assign first_o = first_q;
+  assign last_o  = last_q;
+  assign z_o     = z_q;
+  assign t_o     = tout_q;
+  assign y_o     = y_q;
+  assign m_o     = m_q;
+
+endmodule

@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Bench of mm_r4booth_left: the shared core suite (montmul.sim.suite) at the
+registry's test widths and parameter sets (Case I, Case II and both; moduli of
+every length below Width) on Icarus and Verilator, each result and latency
+against the model."""
+from __future__ import annotations
+
+import os
+
+CORE = "r4booth_left"
+
+if os.environ.get("MONTMUL_IN_SIM"):
+    # Inside the simulator: the cocotb tests.
+    from montmul.sim.suite import *  # noqa: F401,F403
+else:
+    import pytest
+    from bench_util import grid, run_bench
+
+    @pytest.mark.parametrize("sim,width,params", grid(CORE))
+    def test_mm_r4booth_left(sim, width, params):
+        run_bench(CORE, sim, width, params, __file__)
