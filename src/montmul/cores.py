@@ -425,7 +425,7 @@ register(Core(
 
 
 # ---------------------------------------------------------------------------
-# Paper 004 (issue 13): word-level systolic and multiplexed systolic arrays,
+# Paper 004: word-level systolic and multiplexed systolic arrays,
 # radix r = 2^w (WordWidth), m = ceil((k+2)/w) words, R = r^m > 4N, inputs
 # and outputs in [0, 2N), N' = -N^-1 mod r computed in the core.
 # docs/systolic.md.
@@ -482,10 +482,11 @@ register(Core(
 ))
 
 
-# --- issue 11: paper 003, redundant high-radix multiplier on DSP blocks ---
-# mm_dsp_redundant keeps Interleave products in flight (responses in request
-# order) on the shell mm_req_pipe; with Interleave = 1 on mm_req_ctrl.
-# docs/dsp.md.
+# ---------------------------------------------------------------------------
+# Paper 003: redundant high-radix multiplier on DSP blocks.  mm_dsp_redundant
+# keeps Interleave products in flight (responses in request order) on the
+# shell mm_req_pipe; with Interleave = 1 on mm_req_ctrl.  docs/dsp.md.
+# ---------------------------------------------------------------------------
 DSP_RTL = SHELL + ("common/mm_req_pipe.sv", "dsp/mm_dsp_redundant.sv")
 DSP_INTERLEAVE = Param(1, 1, 3, "products in flight (register stages per step)")
 DSP_TEST_WIDTHS = {"icarus": (8, 64), "verilator": (64, 256)}
@@ -548,10 +549,10 @@ register(Core(
     description="Paper 003 on 18x18 multipliers (ECP5): r1 = r2 = 16",
     test_widths={"icarus": (16,), "verilator": (64,)},
 ))
-# --- end paper 003 ---
 
 
-# --- Paper 002: scalable radix-4 Booth cores (docs/scalable.md) -------------
+# ---------------------------------------------------------------------------
+# Paper 002: scalable radix-4 Booth cores (docs/scalable.md).
 # One build of Width serves every modulus up to it: the operand length is
 # the modulus's bit length n, taken at run time, and so is the radix,
 # R = 2^(2pk - 2) with k = ceil((n + 4) / 2p).
