@@ -106,7 +106,7 @@ def test_registry_describes_request_dependent_radix_and_slots():
     assert core.radix_log2(1024, {"WordWidth": 16}, n=(1 << 1023) + 1) == 1040
     assert core.radix_log2(1024, {"WordWidth": 16}, n=(1 << 511) + 1) == 528
     assert core.radix_log2(64) == 80  # default: the widest modulus
-    assert core.slots({"Interleave": 3}) == 3 and core.slots() == 1
+    assert core.in_flight(core.hdl_params(64, Interleave=3)) == 3 and core.in_flight(core.hdl_params(64)) == 1
     with pytest.raises(ValueError, match="wider than Width"):
         core.hdl_params(8, WordWidth=16)
     with pytest.raises(ValueError, match="outside its legal range"):

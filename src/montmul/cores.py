@@ -31,6 +31,7 @@ from typing import Callable, Mapping
 
 from . import resources
 from .models import MMResult, dsp, radix2, scalable, systolic
+from .models.common import ceil_div
 
 
 def __getattr__(name: str) -> Path:
@@ -151,11 +152,6 @@ class Core:
         p = self.hdl_params(width, **(params or {}))
         return self.r_log2(width, p, (1 << width) - 1 if n is None else n)
 
-    def slots(self, params: Params | None = None, width: int | None = None) -> int:
-        """How many multiplications the core keeps in flight."""
-        w = self.all_params["Width"].default if width is None else width
-        return self.in_flight(self.hdl_params(w, **(params or {})))
-
     def run_model(self, a: int, b: int, n: int, width: int, params: Params | None = None) -> MMResult:
         """The model's answer to one request, for the parameters ``params``."""
         p = self.hdl_params(width, **(params or {}))
@@ -202,10 +198,6 @@ def lookup(name: str) -> Core:
     if name in UNITS:
         return UNITS[name]
     return get(name)
-
-
-def ceil_div(x: int, y: int) -> int:
-    return -(-x // y)
 
 
 # ---------------------------------------------------------------------------

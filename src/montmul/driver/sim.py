@@ -10,10 +10,9 @@ supported"), so the wrapper builds on Verilator only (docs/integration.md).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
-from .. import cores, resources
+from .. import cores
 from ..engine import ENGINE_RTL, core_hdl_params
 from ..sim import modexp_sim, runner
 
@@ -22,36 +21,14 @@ BUS_RTL = ("bus/mm_modexp_regs_pkg.sv", "bus/mm_modexp_regs.sv", "bus/mm_modexp_
 SIMULATORS = ("verilator",)
 
 
-@dataclass(frozen=True)
-class BusUnit:
-    """mm_modexp_axil on one core, as the runner builds it."""
-
-    name: str
-    rtl: tuple[str, ...]
-    top: str = "mm_modexp_axil"
-
-    def sources(self) -> list[Path]:
-        rtl = resources.rtl_dir()
-        return [rtl / f for f in self.rtl]
-
-    def includes(self) -> list[Path]:
-        return [resources.rtl_dir() / "common"]
-
-    def hdl_params(self, width: int, **given: int) -> dict[str, int]:
-        cores.WIDTH.check("Width", width)
-        if given:
-            raise ValueError(f"mm_modexp_axil has no parameter {', '.join(sorted(given))}")
-        return {"Width": width}
-
-
-def unit(core: str, params: dict[str, int] | None = None) -> BusUnit:
+def unit(core: str, params: dict[str, int] | None = None) -> modexp_sim.Engine:
     """The wrapper on ``core`` (writes the core's generated engine wrapper)."""
     eng = modexp_sim.engine(core, params)
     fixed = core_hdl_params(core, params)
-    tag = "_".join(f"{k}{v}" for k, v in sorted(fixed.items()))
+    tag = runner.param_tag(fixed)
     name = f"axil_{cores.get(core).name}" + (f"_{tag}" if tag else "")
     assert eng.rtl[-1] == ENGINE_RTL
-    return BusUnit(name, eng.rtl + BUS_RTL)
+    return modexp_sim.Engine(name, eng.rtl + BUS_RTL, top="mm_modexp_axil")
 
 
 def run(core: str, width: int, test_module: str, test_dir: Path, *, sim: str = "verilator",

@@ -80,6 +80,11 @@ def ha2(x: int, y: int) -> tuple[int, int]:
     return ha(s1, c1)
 
 
+def ceil_div(x: int, y: int) -> int:
+    """ceil(x / y) for positive y, on ints."""
+    return -(-x // y)
+
+
 def mask(width: int) -> int:
     return (1 << width) - 1
 

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .common import InputError, MMResult, check_inputs
+from .common import InputError, MMResult, ceil_div, check_inputs
 
 #: Default digit sizes: the paper's 24x17 DSP48E1 multipliers.
 R1_DEFAULT = 22
@@ -52,9 +52,6 @@ R2_DEFAULT = 15
 #: Seed of Newton's iteration: N * ((3N) xor 2) = 1 (mod 2^5) for every odd N.
 SEED_BITS = 5
 
-
-def _cdiv(a: int, b: int) -> int:
-    return -(-a // b)
 
 
 def check_digits(r1: int, r2: int) -> None:
@@ -124,18 +121,18 @@ def geometry(width: int, r1: int = R1_DEFAULT, r2: int = R2_DEFAULT) -> Geometry
     newton, bits = 0, SEED_BITS
     while bits < r1:
         bits, newton = 2 * bits, newton + 1
-    dn = _cdiv(k, r2)
+    dn = ceil_div(k, r2)
     return Geometry(
         width=k,
         r1=r1,
         r2=r2,
-        m=_cdiv(k + 1, r1),
+        m=ceil_div(k + 1, r1),
         dn=dn,
-        db=_cdiv(k + 1, r2),
-        dk=min(_cdiv(k + 1, r2) + 2, _cdiv(k + r1 + 1, r2)),
-        dm=min(dn + 2, _cdiv(k + r1, r2)),
-        ds=_cdiv(k + r1 + 2, r2),
-        dt=_cdiv(k + 2 * r1 + 1, r2),
+        db=ceil_div(k + 1, r2),
+        dk=min(ceil_div(k + 1, r2) + 2, ceil_div(k + r1 + 1, r2)),
+        dm=min(dn + 2, ceil_div(k + r1, r2)),
+        ds=ceil_div(k + r1 + 2, r2),
+        dt=ceil_div(k + 2 * r1 + 1, r2),
         newton=newton,
     )
 
@@ -157,12 +154,12 @@ def latency(width: int, r1: int = R1_DEFAULT, r2: int = R2_DEFAULT) -> int:
 
 def paper_ma(width: int, r1: int = R1_DEFAULT) -> int:
     """ma = ceil(log2(M)/r1) for a width-bit modulus (Sec. IV-C)."""
-    return _cdiv(width, r1)
+    return ceil_div(width, r1)
 
 
 def paper_mb(width: int, r2: int = R2_DEFAULT) -> int:
     """mb = ceil(log2(M)/r2) for a width-bit modulus (Sec. IV-C)."""
-    return _cdiv(width, r2)
+    return ceil_div(width, r2)
 
 
 def paper_dsp_count(width: int, r2: int = R2_DEFAULT) -> int:

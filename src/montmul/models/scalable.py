@@ -40,15 +40,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .common import InputError, MMResult, check_inputs
+from .common import InputError, MMResult, ceil_div, check_inputs
 
 V = 2  #: bits of X consumed per PE (radix 4)
 KINDS = ("right", "left")
 LATENCY_BETWEEN_PES = {"right": 2, "left": 1}  #: the paper's l
 
-
-def _cdiv(a: int, b: int) -> int:
-    return -(-a // b)
 
 
 # ---------------------------------------------------------------------------
@@ -94,8 +91,8 @@ class Geometry:
 def geometry(n_bits: int, word_width: int, num_pes: int) -> Geometry:
     if n_bits < 2:
         raise ValueError(f"modulus length must be >= 2 bits, got {n_bits}")
-    e = _cdiv(n_bits + 3, word_width)
-    k = _cdiv(n_bits + 4, 2 * num_pes)
+    e = ceil_div(n_bits + 3, word_width)
+    k = ceil_div(n_bits + 4, 2 * num_pes)
     return Geometry(n_bits, word_width, num_pes, e, k)
 
 

@@ -36,14 +36,11 @@ def wrapper_root() -> Path:
     return resources.build_root() / "modexp"
 
 
-def _tag(values: dict[str, int]) -> str:
-    return "_".join(f"{k}{v}" for k, v in sorted(values.items()))
-
-
 @dataclass(frozen=True)
 class Engine:
-    """mm_modexp on one core, as the runner builds it: the core's files, the
-    generated wrapper, the engine; the single HDL parameter ``Width``."""
+    """mm_modexp (or a wrapper around it, ``top``) on one core, as the runner
+    builds it: the core's files, the generated wrapper, the engine; the
+    single HDL parameter ``Width``."""
 
     name: str
     rtl: tuple[str, ...]  #: under rtl/ (the wrapper's path is absolute)
@@ -59,7 +56,7 @@ class Engine:
     def hdl_params(self, width: int, **given: int) -> dict[str, int]:
         cores.WIDTH.check("Width", width)
         if given:
-            raise ValueError(f"mm_modexp has no parameter {', '.join(sorted(given))}")
+            raise ValueError(f"{self.top} has no parameter {', '.join(sorted(given))}")
         return {"Width": width}
 
 
@@ -67,7 +64,7 @@ def engine(core: str, params: dict[str, int] | None = None) -> Engine:
     """The engine on ``core`` as a buildable unit (writes its wrapper)."""
     c = cores.get(core)
     fixed = core_hdl_params(core, params)
-    name = f"modexp_{c.name}" + (f"_{_tag(fixed)}" if fixed else "")
+    name = f"modexp_{c.name}" + (f"_{runner.param_tag(fixed)}" if fixed else "")
     wrapper = write_core_wrapper(wrapper_root() / name / "mm_modexp_core.sv", core, params)
     return Engine(name, c.rtl + (str(wrapper), ENGINE_RTL))
 

@@ -32,9 +32,13 @@ def build_root() -> Path:
     return resources.build_root() / "sim"
 
 
+def param_tag(params: dict[str, int]) -> str:
+    """Parameters as a folder-name fragment: ``CheckRange1_Width64``."""
+    return "_".join(f"{k}{v}" for k, v in sorted(params.items()))
+
+
 def build_dir(core: Core, sim: str, params: dict[str, int]) -> Path:
-    tag = "_".join(f"{k}{v}" for k, v in sorted(params.items()))
-    return build_root() / sim / f"{core.name}_{tag}"
+    return build_root() / sim / f"{core.name}_{param_tag(params)}"
 
 
 def _prepare(core: Core, sim: str, width: int, params: dict[str, int] | None):
