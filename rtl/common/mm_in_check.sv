@@ -30,15 +30,30 @@ module mm_in_check #(
   end
 
   logic [OpWidth:0] bound;  // InBound * N, one bit wider than an operand
-  logic             bad_n, bad_a, bad_b;
+  logic             bad_n, a_lt, b_lt;
 
-  always_comb begin
-    bound = (InBound == 2) ? {{(OpWidth - Width){1'b0}}, n_i, 1'b0}
-                           : {{(OpWidth - Width + 1){1'b0}}, n_i};
-    bad_n = ~n_i[0] | ~|n_i[Width-1:1];  // even, or N = 1
-    bad_a = CheckRange && ({1'b0, a_i} >= bound);
-    bad_b = CheckRange && ({1'b0, b_i} >= bound);
-    err_o = bad_n | bad_a | bad_b;
+  assign bound = (InBound == 2) ? {{(OpWidth - Width){1'b0}}, n_i, 1'b0}
+                                : {{(OpWidth - Width + 1){1'b0}}, n_i};
+
+  // x < bound is the borrow of x - bound = x + ~bound + 1: a segmented adder
+  // (mm_seg_add), so no carry chain is longer than a segment at any width.
+  if (CheckRange) begin : gen_range
+    logic a_co, b_co;
+    logic [OpWidth:0] a_diff_unused, b_diff_unused;
+    mm_seg_add #(.Width(OpWidth + 1)) u_cmp_a (
+      .a_i({1'b0, a_i}), .b_i(~bound), .ci_i(1'b1), .s_o(a_diff_unused), .co_o(a_co)
+    );
+    mm_seg_add #(.Width(OpWidth + 1)) u_cmp_b (
+      .a_i({1'b0, b_i}), .b_i(~bound), .ci_i(1'b1), .s_o(b_diff_unused), .co_o(b_co)
+    );
+    assign a_lt = ~a_co;
+    assign b_lt = ~b_co;
+  end else begin : gen_no_range
+    assign a_lt = 1'b1;
+    assign b_lt = 1'b1;
   end
+
+  assign bad_n = ~n_i[0] | ~|n_i[Width-1:1];  // even, or N = 1
+  assign err_o = bad_n | ~a_lt | ~b_lt;
 
 endmodule
