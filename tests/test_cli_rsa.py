@@ -225,3 +225,26 @@ def test_rsa_oaep_mgf1_hash(capsys, cheap_keys, tmp_path):
     code, out, _ = run(capsys, "rsa", "--core", "r2_basic", "--key", epath, "decrypt", "--hash", "sha3_256",
                        "--ciphertext-file", tmp_path / "ct")
     assert code == 0 and "message   hi\n" in out
+
+
+def test_rsa_blinded_sign(capsys, keyfile):
+    key, path = keyfile
+    code, out, _ = run(capsys, "rsa", "--key", path, "--core", "r2_basic", "--blind", "--exp-blind-bits", 16,
+                       "--json", "sign", "--message", "blind")
+    d = json.loads(out)
+    assert code == 0 and d["cryptography_ok"] is True
+    assert d["blinding"] == {"base": True, "exp_bits": 16}
+    assert [x["what"] for x in d["exps"]] == ["r^e mod n", "c^dP mod p", "c^dQ mod q"]
+    assert [x["width"] for x in d["exps"][1:]] == [key.p.bit_length() + 16, key.q.bit_length() + 16]
+    code, out, _ = run(capsys, "rsa", "--key", path, "--core", "r2_basic", "--blind", "sign", "--message", "b")
+    assert code == 0 and "blinding: message (base)" in out
+
+
+@pytest.mark.parametrize("argv, msg", [
+    (["--blind", "verify", "--message", "m", "--signature", "00"], "private-key operations"),
+    (["--exp-blind-bits", -3, "sign", "--message", "m"], "exponent-blinding bits"),
+])
+def test_rsa_blinding_usage_errors(capsys, keyfile, argv, msg):
+    _, path = keyfile
+    code, _, err = run(capsys, "rsa", "--key", path, "--core", "r2_basic", *argv)
+    assert code == 2 and msg in err

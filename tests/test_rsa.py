@@ -513,3 +513,92 @@ def test_nist_siggen_pss_full():
 @full
 def test_nist_sigverpss_full():
     _check_sigverpss(_sigverpss_cases(), FAST)
+
+
+# ---------------------------------------------------------------------------
+# blinding (docs/security.md)
+def _capture_jobs(monkeypatch) -> list:
+    """Record every (what, base, exp, n) job rsa sends to the engine."""
+    seen: list = []
+    real = rsa._run
+
+    def spy(jobs, hw, exp_bits=0):
+        seen.extend(jobs)
+        return real(jobs, hw, exp_bits)
+
+    monkeypatch.setattr(rsa, "_run", spy)
+    return seen
+
+
+@pytest.mark.parametrize("crt", [True, False], ids=["crt", "no-crt"])
+@pytest.mark.parametrize("base,exp_bits", [(True, 0), (False, 32), (True, 64)], ids=["base", "exp32", "both64"])
+def test_blinded_sign_byte_identical_and_blinded(key512, monkeypatch, crt, base, exp_bits):
+    """Blinded signatures equal cryptography's bytes, and the engine really
+    saw blinded inputs: base c*r^e instead of c, exponent d + k*phi (or
+    dP + kP(p-1), dQ + kQ(q-1)) on a core exp_bits wider."""
+    key = key512
+    msg = b"blinded"
+    want = key.cryptography_key().sign(msg, cpad.PKCS1v15(), hashes.SHA256())
+    plain = rsa.sign(key, msg, FAST, crt=crt)
+    r = 0x1234567 | 1
+    ks = tuple(random.Random(exp_bits).getrandbits(exp_bits) | 1 << (exp_bits - 1)
+               for _ in range(2 if crt else 1)) if exp_bits else None
+    seen = _capture_jobs(monkeypatch)
+    got = rsa.sign(key, msg, FAST, crt=crt, blinding=rsa.Blinding(base=base, exp_bits=exp_bits, r=r if base else None, k=ks))
+    assert got.data == want == plain.data
+    c = rsa.os2ip(rsa.emsa_pkcs1_v15(msg, key.size, "sha256"))
+    cb = c * pow(r, key.e, key.n) % key.n if base else c
+    priv = [j for j in seen if j[0] != "r^e mod n"]
+    if crt:
+        want_jobs = [(cb % key.p, key.dp + (ks[0] * (key.p - 1) if ks else 0), key.p),
+                     (cb % key.q, key.dq + (ks[1] * (key.q - 1) if ks else 0), key.q)]
+    else:
+        want_jobs = [(cb, key.d + (ks[0] * (key.p - 1) * (key.q - 1) if ks else 0), key.n)]
+    assert [j[1:] for j in priv] == want_jobs
+    assert [j[0] for j in seen].count("r^e mod n") == (1 if base else 0)
+    if base:
+        assert seen[0][1:] == (r, key.e, key.n)
+    widths = [x.width for x in got.exps if x.what != "r^e mod n"]
+    assert widths == [n.bit_length() + exp_bits for *_, n in want_jobs]
+    # Blinding only adds work: r^e, and the longer exponents on a wider core.
+    assert got.cycles > plain.cycles
+    assert got.blinding is not None and got.blinding.exp_bits == exp_bits
+
+
+def test_blinded_decrypt_draws_fresh_factors(key512):
+    """Without r and k given, each operation draws its own (secrets), and the
+    plaintext is still right."""
+    key = key512
+    ct = key.cryptography_key().public_key().encrypt(b"secret", cpad.PKCS1v15())
+    bl = rsa.Blinding(exp_bits=16)
+    a = rsa.decrypt(key, ct, FAST, padding="pkcs1v15", blinding=bl)
+    b = rsa.decrypt(key, ct, FAST, padding="pkcs1v15", blinding=bl)
+    assert a.data == b.data == b"secret"
+
+
+def test_blinding_errors(key512):
+    with pytest.raises(rsa.ParameterError, match="exponent-blinding bits"):
+        rsa.Blinding(exp_bits=-1)
+    with pytest.raises(rsa.ParameterError, match="with exp_bits = 0"):
+        rsa.Blinding(k=(1,))
+    with pytest.raises(rsa.ParameterError, match=r"in \[0, 2\^8\)"):
+        rsa.Blinding(exp_bits=8, k=(256, 1))
+    with pytest.raises(rsa.ParameterError, match="base blinding off"):
+        rsa.Blinding(base=False, r=3)
+    with pytest.raises(rsa.ParameterError, match="coprime"):
+        rsa.sign(key512, b"m", FAST, blinding=rsa.Blinding(r=key512.p))
+    with pytest.raises(rsa.ParameterError, match="needs 2 multiplier"):
+        rsa.sign(key512, b"m", FAST, blinding=rsa.Blinding(exp_bits=8, k=(1,)))
+    no_primes = rsa.RsaKey(key512.n, key512.e, key512.d)  # d only: no phi(n)
+    with pytest.raises(rsa.ParameterError, match="needs the primes"):
+        rsa.sign(no_primes, b"m", FAST, crt=False, blinding=rsa.Blinding(base=False, exp_bits=8))
+
+
+def test_blinded_sign_on_verilator(key512):
+    """One blinded CRT signature through the RTL engine (Verilator): the
+    engine's results and cycle counts are checked against the model by
+    rsa._run (Hardware.check), the bytes against cryptography."""
+    hw = rsa.Hardware(core="scs_new_ct", sim="verilator", ladder=True)
+    want = key512.cryptography_key().sign(b"rtl", cpad.PKCS1v15(), hashes.SHA256())
+    got = rsa.sign(key512, b"rtl", hw, blinding=rsa.Blinding(r=5, exp_bits=8, k=(0x81, 0xC3)))
+    assert got.data == want

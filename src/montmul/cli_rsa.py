@@ -81,6 +81,11 @@ def cmd_modexp(args) -> int:
 
 
 # --------------------------------------------------------------------------
+def _blinding_text(b) -> str:
+    parts = (["message (base)"] if b.base else []) + ([f"exponent ({b.exp_bits}-bit k)"] if b.exp_bits else [])
+    return " + ".join(parts)
+
+
 def _read_bytes(text: str | None, hex_text: str | None, path: str | None, what: str) -> bytes:
     if text is not None:
         return text.encode()
@@ -277,10 +282,15 @@ def cmd_rsa(args) -> int:
     msg = b""
     if args.action in ("sign", "verify", "encrypt"):
         msg = _read_bytes(args.message, args.message_hex, args.message_file, "message")
+    if (args.blind or args.exp_blind_bits) and args.action not in ("sign", "decrypt"):
+        return fail(f"--blind/--exp-blind-bits apply to private-key operations (sign, decrypt), not {args.action}",
+                    EXIT_USAGE)
     try:
+        blinding = (rsa.Blinding(base=args.blind, exp_bits=args.exp_blind_bits)
+                    if args.blind or args.exp_blind_bits else None)
         if args.action == "sign":
             res = rsa.sign(key, msg, hw, padding=args.padding, hash=args.hash, crt=args.crt,
-                           salt_length=args.salt_length, mgf1_hash=args.mgf1_hash)
+                           salt_length=args.salt_length, mgf1_hash=args.mgf1_hash, blinding=blinding)
         elif args.action == "verify":
             args._sig = _read_bytes(None, args.signature, args.signature_file, "signature")
             res = rsa.verify(key, msg, args._sig, hw, padding=args.padding, hash=args.hash,
@@ -291,7 +301,7 @@ def cmd_rsa(args) -> int:
         else:
             args._ct = _read_bytes(None, args.ciphertext, args.ciphertext_file, "ciphertext")
             res = rsa.decrypt(key, args._ct, hw, padding=args.padding, hash=args.hash, label=args.label.encode(),
-                              crt=args.crt, mgf1_hash=args.mgf1_hash)
+                              crt=args.crt, mgf1_hash=args.mgf1_hash, blinding=blinding)
     except RuntimeError as exc:
         return fail(str(exc), EXIT_CHECK)
     except rsa.ParameterError as exc:
@@ -316,6 +326,7 @@ def cmd_rsa(args) -> int:
         "result": data.hex() if isinstance(data, bytes) else data,
         "exps": [vars(x) for x in res.exps], "cycles": res.cycles, "cycles_parallel": res.cycles_parallel,
         "seconds": round(res.seconds, 3), "cryptography": check, "cryptography_ok": ok,
+        "blinding": ({"base": res.blinding.base, "exp_bits": res.blinding.exp_bits} if res.blinding else None),
     }
     if note:
         out["note"] = note
@@ -325,7 +336,8 @@ def cmd_rsa(args) -> int:
         return 0 if ok else EXIT_CHECK
     print(f"key       {origin}")
     print(f"hardware  {args.core}, {args.sim}, {'Montgomery ladder' if args.ladder else 'square-and-multiply'}"
-          + (f", {'CRT' if res.crt else 'no CRT'}" if private else ""))
+          + (f", {'CRT' if res.crt else 'no CRT'}" if private else "")
+          + (f", blinding: {_blinding_text(res.blinding)}" if res.blinding else ""))
     scheme = {"pkcs1v15": "PKCS#1 v1.5", "pss": "PSS", "oaep": "OAEP"}[res.padding]
     if res.hash:
         scheme += f", {res.hash}"
@@ -391,6 +403,12 @@ def add_parsers(sub, core_args, subparser) -> None:
     r.add_argument("--force", action="store_true", help="let --save-key replace an existing file")
     r.add_argument("--crt", action=argparse.BooleanOptionalAction, default=True,
                    help="private-key operations with the CRT (two half-width exponentiations); default on")
+    r.add_argument("--blind", action="store_true",
+                   help="sign/decrypt: message (base) blinding, c*r^e mod n on the engine, then *r^-1 "
+                        "(r from the OS's CSPRNG); docs/security.md")
+    r.add_argument("--exp-blind-bits", type=int, default=0, metavar="B",
+                   help="sign/decrypt: exponent blinding, d + k*phi (CRT: dP + kP*(p-1), dQ + kQ*(q-1)) with "
+                        "random k of B bits (0: off, the default); docs/security.md")
     r.add_argument("--sim", choices=SIMS, default=DEFAULT_SIM, help="where to compute: the model, or RTL simulation")
     r.add_argument("--ladder", action=argparse.BooleanOptionalAction, default=None,
                    help="Montgomery powering ladder (default: on for sign and decrypt, off for verify and encrypt)")

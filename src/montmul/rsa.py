@@ -36,6 +36,13 @@ width p.bit_length() and q.bit_length(), and recombine them with Garner's
 formula (RFC 8017 Sec. 5.1.2): h = qInv (m1 - m2) mod p, m = m2 + q h.  The
 recombination runs in software and is not counted in the cycles.
 
+Blinding (``docs/security.md``): every private-key operation takes a
+:class:`Blinding` — message (base) blinding, c' = c·r^e mod n, then
+m = m'·r^-1 mod n, with r^e computed on the engine; exponent blinding,
+d + k·φ(n) (or dP + kP·(p-1), dQ + kQ·(q-1) with CRT) with a random k of a
+chosen bit length, which lengthens the exponent and so the engine's width.
+Results are unchanged, byte for byte.
+
 Not a hardened implementation: the padding checks are not constant-time and
 several cores' latency depends on the data (``docs/security.md``).
 """
@@ -43,7 +50,9 @@ several cores' latency depends on the data (``docs/security.md``).
 from __future__ import annotations
 
 import hmac
+import math
 import os
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -145,6 +154,57 @@ class Hardware:
 
 
 @dataclass(frozen=True)
+class Blinding:
+    """Side-channel blinding of a private-key operation (``docs/security.md``).
+
+    ``base``: message (base) blinding — the engine exponentiates c·r^e mod n
+    instead of c (r^e mod n on the engine, counted in the cycles), and the
+    host multiplies the result by r^-1 mod n; ``r`` is the blinding factor
+    (None: drawn with :mod:`secrets`, uniform in [2, n-1] and coprime to n).
+    ``exp_bits``: exponent blinding — d + k·φ(n), or with CRT dP + kP·(p-1)
+    and dQ + kQ·(q-1), with random k of ``exp_bits`` bits (0: off); ``k``
+    fixes them ((k,) without CRT, (kP, kQ) with CRT; None: drawn).  A blinded
+    exponent has up to ``exp_bits`` more bits, and the engine's exponent is at
+    most as wide as its core, so the blinded exponentiations run on a core
+    of modulus bits + ``exp_bits``."""
+
+    base: bool = True
+    exp_bits: int = 0
+    r: int | None = None
+    k: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.exp_bits, int) or not 0 <= self.exp_bits <= 1024:
+            raise ParameterError(f"exponent-blinding bits must be an integer in [0, 1024], got {self.exp_bits!r}")
+        if self.r is not None and not self.base:
+            raise ParameterError("a base-blinding factor r was given with base blinding off")
+        if self.k is not None:
+            if not self.exp_bits:
+                raise ParameterError("exponent-blinding multipliers k were given with exp_bits = 0")
+            if any(not isinstance(x, int) or x < 0 or x.bit_length() > self.exp_bits for x in self.k):
+                raise ParameterError(f"every exponent-blinding multiplier must be an integer in [0, 2^{self.exp_bits})")
+
+    def factor(self, n: int) -> int:
+        """The base-blinding factor r for modulus n (checked, or drawn)."""
+        if self.r is None:
+            while True:
+                r = 2 + secrets.randbelow(n - 2)
+                if math.gcd(r, n) == 1:
+                    return r
+        if not 2 <= self.r < n or math.gcd(self.r, n) != 1:
+            raise ParameterError("the base-blinding factor r must be in [2, n) and coprime to n")
+        return self.r
+
+    def multipliers(self, count: int) -> tuple[int, ...]:
+        """``count`` exponent-blinding multipliers (given, or drawn)."""
+        if self.k is None:
+            return tuple(secrets.randbits(self.exp_bits) for _ in range(count))
+        if len(self.k) != count:
+            raise ParameterError(f"exponent blinding needs {count} multiplier(s) here, got {len(self.k)}")
+        return self.k
+
+
+@dataclass(frozen=True)
 class Exp:
     """One hardware modular exponentiation."""
 
@@ -176,6 +236,8 @@ class RsaResult:
     #: PSS verify with salt_length="auto": the salt length was read from the
     #: signature (any length accepted), not checked against an expected one
     salt_recovered: bool = False
+    #: the blinding used by a private-key operation (None: none)
+    blinding: Blinding | None = None
 
     @property
     def cycles(self) -> int:
@@ -320,15 +382,23 @@ def os2ip(data: bytes) -> int:
 
 # ---------------------------------------------------------------------------
 # Exponentiations on the hardware
-def _run(jobs: list[tuple[str, int, int, int]], hw: Hardware) -> tuple[list[int], list[Exp], float]:
-    """Run ``(what, base, exp, n)`` jobs, grouped by core width (one
-    ``modexp`` call, hence one simulator build and run, per width).  The
+def _run(jobs: list[tuple[str, int, int, int]], hw: Hardware, exp_bits: int = 0) -> tuple[list[int], list[Exp], float]:
+    """Run ``(what, base, exp, n)`` jobs, grouped by core width
+    (max(modulus bits, exponent bits); one ``modexp`` call, hence one
+    simulator build and run, per width).  ``exp_bits`` > 0 (exponent
+    blinding): the core is modulus bits + exp_bits wide whatever the drawn
+    multiplier, so the width (hence the cycles) does not depend on it.  The
     returned seconds are those of the ``modexp`` calls only."""
     from .modexp import modexp, modexp_model  # the exponentiation engine's Python side
 
     groups: dict[int, list[int]] = {}
-    for i, (_, _, _, n) in enumerate(jobs):
-        groups.setdefault(n.bit_length(), []).append(i)
+    for i, (_, _, e, n) in enumerate(jobs):
+        # The engine's exponent is at most as wide as its core (a blinded
+        # exponent can be wider than the modulus).
+        width = n.bit_length() + exp_bits
+        if e.bit_length() > width:
+            raise ValueError(f"{jobs[i][0]}: exponent of {e.bit_length()} bits wider than the core ({width} bits)")
+        groups.setdefault(width, []).append(i)
     values: list[int] = [0] * len(jobs)
     exps: list[Exp | None] = [None] * len(jobs)
     seconds = 0.0
@@ -372,23 +442,49 @@ def rsaep(key: RsaKey, m: int, hw: Hardware | None = None, *, op: str = "rsaep")
     return RsaResult(op, c, tuple(exps), False, hw.core, hw.sim, secs)
 
 
-def rsadp(key: RsaKey, c: int, hw: Hardware | None = None, *, crt: bool = True, op: str = "rsadp") -> RsaResult:
+def rsadp(key: RsaKey, c: int, hw: Hardware | None = None, *, crt: bool = True, op: str = "rsadp",
+          blinding: Blinding | None = None) -> RsaResult:
     """RSADP / RSASP1: m = c^d mod n, with CRT (two half-width
-    exponentiations and Garner's recombination) or without."""
+    exponentiations and Garner's recombination) or without, optionally
+    blinded (:class:`Blinding`)."""
     hw = hw or Hardware()
     _need_private(key, op)
     if not 0 <= c < key.n:
         raise ValueError("ciphertext representative out of range: need 0 <= c < n")
     if crt and not _crt_ok(key):
         raise ValueError("CRT needs p, q, dP, dQ and qInv; this key has only d (use crt=False)")
+    exps: list[Exp] = []
+    secs = 0.0
+    r = None
+    if blinding is not None and blinding.base:
+        r = blinding.factor(key.n)
+        (re,), e_exps, s0 = _run([("r^e mod n", r, key.e, key.n)], hw)
+        exps += e_exps
+        secs += s0
+        c = c * re % key.n
     if not crt:
-        (m,), exps, secs = _run([("c^d mod n", c, key.d, key.n)], hw)
-        return RsaResult(op, m, tuple(exps), False, hw.core, hw.sim, secs)
-    p, q = key.p, key.q
-    (m1, m2), exps, secs = _run([("c^dP mod p", c % p, key.dp, p), ("c^dQ mod q", c % q, key.dq, q)], hw)
-    h = key.qinv * (m1 - m2) % p  # Garner
-    m = m2 + q * h
-    return RsaResult(op, m, tuple(exps), True, hw.core, hw.sim, secs)
+        d = key.d
+        if blinding is not None and blinding.exp_bits:
+            if not (key.p and key.q):
+                raise ParameterError("exponent blinding needs the primes p and q (for phi(n)); this key has only d")
+            (k,) = blinding.multipliers(1)
+            d += k * (key.p - 1) * (key.q - 1)
+        (m,), d_exps, s1 = _run([("c^d mod n", c, d, key.n)], hw, blinding.exp_bits if blinding else 0)
+    else:
+        p, q = key.p, key.q
+        dp, dq = key.dp, key.dq
+        if blinding is not None and blinding.exp_bits:
+            kp, kq = blinding.multipliers(2)
+            dp, dq = dp + kp * (p - 1), dq + kq * (q - 1)
+        (m1, m2), d_exps, s1 = _run([("c^dP mod p", c % p, dp, p), ("c^dQ mod q", c % q, dq, q)], hw,
+                                    blinding.exp_bits if blinding else 0)
+        h = key.qinv * (m1 - m2) % p  # Garner
+        m = m2 + q * h
+    exps += d_exps
+    secs += s1
+    if r is not None:
+        m = m * int(gmpy2.invert(r, key.n)) % key.n
+    return RsaResult(op, m, tuple(exps), crt, hw.core, hw.sim, secs, blinding=blinding)
 
 
 # ---------------------------------------------------------------------------
@@ -657,7 +753,8 @@ def encrypt(key: RsaKey, message: bytes, hw: Hardware | None = None, *, padding:
 
 
 def decrypt(key: RsaKey, ciphertext: bytes, hw: Hardware | None = None, *, padding: str = "oaep",
-            hash: str = "sha256", label: bytes = b"", crt: bool = True, mgf1_hash: str | None = None) -> RsaResult:
+            hash: str = "sha256", label: bytes = b"", crt: bool = True, mgf1_hash: str | None = None,
+            blinding: Blinding | None = None) -> RsaResult:
     """RSAES-OAEP or RSAES-PKCS1-v1_5 decryption; ``data`` is the message.
     Raises ValueError("decryption error") on any bad padding, the same
     whatever part was wrong."""
@@ -677,7 +774,7 @@ def decrypt(key: RsaKey, ciphertext: bytes, hw: Hardware | None = None, *, paddi
     c = os2ip(ciphertext)
     if c >= key.n:
         raise ValueError("decryption error: ciphertext representative not below n")
-    res = rsadp(key, c, hw, crt=crt)
+    res = rsadp(key, c, hw, crt=crt, blinding=blinding)
     em = i2osp(res.data, k)
     if padding == "oaep":
         msg = eme_oaep_decode(em, k, hash, label, mgf1_hash=mgf)
@@ -688,7 +785,7 @@ def decrypt(key: RsaKey, ciphertext: bytes, hw: Hardware | None = None, *, paddi
 
 def sign(key: RsaKey, message: bytes, hw: Hardware | None = None, *, padding: str = "pkcs1v15",
          hash: str = "sha256", crt: bool = True, salt_length: int | str | None = None,
-         salt: bytes | None = None, mgf1_hash: str | None = None) -> RsaResult:
+         salt: bytes | None = None, mgf1_hash: str | None = None, blinding: Blinding | None = None) -> RsaResult:
     """RSASSA-PKCS1-v1_5 or RSASSA-PSS signature; ``data`` is the k-byte signature.
     PSS: ``salt_length`` "digest" (default, also for None), "max" or bytes;
     ``salt`` fixes the salt; ``mgf1_hash`` the MGF1 hash (default ``hash``;
@@ -707,7 +804,7 @@ def sign(key: RsaKey, message: bytes, hw: Hardware | None = None, *, padding: st
         what = {"mgf1_hash": mgf, "salt_length": s_len}
     else:
         raise ParameterError(f"unknown signature padding {padding!r}; use {' or '.join(SIGN_PADDINGS)}")
-    res = rsadp(key, os2ip(em), hw, crt=crt, op="sign")
+    res = rsadp(key, os2ip(em), hw, crt=crt, op="sign", blinding=blinding)
     return _with(res, "sign", i2osp(res.data, k), padding, hash, **what)
 
 
