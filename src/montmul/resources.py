@@ -93,14 +93,6 @@ def syn_dir() -> Path:
     return data_root() / "syn"
 
 
-def lint_dir() -> Path:
-    return data_root() / "lint"
-
-
-def rdl_dir() -> Path:
-    return data_root() / "rdl"
-
-
 def build_root() -> Path:
     """Where build output goes: ``$MONTMUL_BUILD_DIR`` or ``./build``
     (resolved now, so a later ``chdir`` does not move a running build)."""
