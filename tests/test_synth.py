@@ -201,6 +201,11 @@ def test_ecp5(results, core):
     assert r["lut4"] > 0 and r["ff"] > 0 and r["ccu2c"] > 0 and r["dsp"] == 0
     assert r["luts"] == r["lut4"] + 2 * r["ccu2c"]
     assert 20.0 < r["fmax_mhz"] < 1000.0
+    seeds = r["fmax_seeds"]
+    assert len(seeds) == r["options"]["seeds"]  # a 16-bit run is short: every seed ran
+    assert r["fmax_mhz"] == sorted(seeds.values())[(len(seeds) - 1) // 2]  # the (low) median
+    assert r["status"] == "ok" and 0 < r["device_utilization"]["luts"] < 0.05
+    assert 0 < r["carry_chain_bits"] <= 2 * WIDTH
     assert r["utilization"]["TRELLIS_FF"] == r["ff"]
     cp = r["critical_path"]
     _ok_path(cp["startpoint"]), _ok_path(cp["endpoint"])
@@ -314,6 +319,24 @@ def test_instances(results, core, target):
         assert all(c["carry"] > 0 and c["ff"] == 0 for c in cmps.values())  # a comparator: carry logic, no registers
     assert sy.instance_costs(r, "*/u_ctrl") == {f"{top}/u_ctrl": inst[f"{top}/u_ctrl"]}
     assert sy.instance_costs(r, "no_such_module") == {}
+
+
+def test_ecp5_budget_and_fit_are_results(build_dir, monkeypatch):
+    """A run past its budget and a design too big for the device are cached
+    results with a clear error line, not exceptions."""
+    d = build_dir / "limits"
+    job = sy.Job("r2_basic", WIDTH, "ecp5", options={"budget_s": 0.5})
+    r = sy.synth(job, build_dir=d)
+    assert r["status"] == "timed_out" and r["fmax_mhz"] is None and r["cached"] is False
+    assert r["error"].startswith("timed out: Yosys past the 0 s budget")
+    again = sy.run_many([job], build_dir=d, on_error="return")[0]
+    assert again["cached"] is True and again["status"] == "timed_out"
+    with pytest.raises(tools.ToolError, match="timed out"):
+        sy.run_many([job], build_dir=d)
+    monkeypatch.setitem(flows.ECP5_DEVICES, "85k", {**flows.ECP5_DEVICES["85k"], "luts": 10, "dsp": 0})
+    r = sy.synth(sy.Job("r2_basic", WIDTH, "ecp5", options={"seeds": 1}), build_dir=d)
+    assert r["status"] == "does_not_fit" and r["fmax_mhz"] is None and "nextpnr" not in r["seconds"]
+    assert r["error"].startswith(f"does not fit LFE5U-85F: {r['luts']} LUTs / {r['ff']} FFs / 0 DSPs")
 
 
 def test_resource_counts_per_family():

@@ -28,12 +28,15 @@ import hashlib
 import json
 import os
 import re
+import statistics
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from .. import resources
 from ..cores import Core
 from . import parse, tools
-from .tools import ToolError
+from .tools import ToolError, ToolTimeout
 
 
 def __getattr__(name: str) -> Path:
@@ -50,6 +53,11 @@ DEFAULTS: dict[str, dict[str, object]] = {
         "package": "CABGA381",
         "freq_mhz": 200.0,        # clock constraint on clk_i (timing-driven placement)
         "seed": 1,                # placer seed: fixed, so a run is reproducible
+        "seeds": 3,               # Fmax = median over this many seeds (seed, seed+1, ...) when the run is short
+        "short_s": 300,           # a run is short when the first seed's nextpnr took less (seconds)
+        "budget_s": 3600,         # time budget of the whole job (Yosys + nextpnr); past it: a "timed out" result
+        "placer": "heap",         # nextpnr --placer (heap, sa)
+        "router": "router1",      # nextpnr --router (router1, router2)
     },
     "asic": {
         "liberty": ".tools/osu018/osu018_stdcells.lib",  # relative to the checkout (montmul.resources.liberty)
@@ -76,6 +84,24 @@ FLOW_FILES = {
 TARGETS = tuple(DEFAULTS)
 CLOCK = "clk_i"
 RESET = "rst_ni"
+
+
+@dataclass(frozen=True)
+class Design:
+    """What a flow synthesizes when it is not a registered core alone (the
+    engine mm_modexp around a core): the same attributes the flows use of a
+    :class:`~montmul.cores.Core`."""
+
+    name: str
+    top: str
+    files: tuple[Path, ...]
+    incs: tuple[Path, ...]
+
+    def sources(self) -> list[Path]:
+        return list(self.files)
+
+    def includes(self) -> list[Path]:
+        return list(self.incs)
 
 
 def fill(template: str, **fields: object) -> str:
@@ -112,23 +138,22 @@ def rel(path: Path, cwd: Path) -> str:
     return os.path.relpath(path, cwd)
 
 
-def read_block(core: Core, hdl: dict[str, int], cwd: Path) -> str:
-    """Yosys commands that read the core's RTL and set its parameters."""
+def read_block(core: Core, hdl: dict[str, int], cwd: Path, seg_width: int | None = None) -> str:
+    """Yosys commands that read the core's RTL and set its parameters;
+    ``seg_width`` overrides mm_seg_add's default SegWidth (carry-chain
+    checks at small widths)."""
     incs = " ".join(f"-I{rel(p, cwd)}" for p in core.includes())
     srcs = " ".join(rel(p, cwd) for p in core.sources())
     sets = " ".join(f"-set {k} {int(v)}" for k, v in sorted(hdl.items()))
-    return "\n".join(
-        [
-            f"read_verilog -sv {incs} {srcs}",
-            f"chparam {sets} {core.top}",
-            f"hierarchy -check -top {core.top}",
-        ]
-    )
+    lines = [f"read_verilog -sv {incs} {srcs}", f"chparam {sets} {core.top}"]
+    if seg_width is not None:
+        lines.append(f"chparam -set SegWidth {int(seg_width)} mm_seg_add")
+    return "\n".join([*lines, f"hierarchy -check -top {core.top}"])
 
 
-def _yosys(script: str, cwd: Path, name: str = "synth") -> float:
+def _yosys(script: str, cwd: Path, name: str = "synth", timeout: float | None = None) -> float:
     (cwd / f"{name}.ys").write_text(script)
-    return tools.run("yosys", ["-q", "-l", f"{name}.log", f"{name}.ys"], cwd, f"{name}.out")
+    return tools.run("yosys", ["-q", "-l", f"{name}.log", f"{name}.ys"], cwd, f"{name}.out", timeout=timeout)
 
 
 # --------------------------------------------------------------------------
@@ -169,60 +194,147 @@ def asic_counts(c: dict[str, int], areas: dict[str, float]) -> dict[str, object]
     }
 
 
-def run_hier(core: Core, hdl: dict[str, int], synth_cmds: str, counts, cwd: Path, pre: str = "") -> tuple[dict, float]:
+def run_hier(core: Core, hdl: dict[str, int], synth_cmds: str, counts, cwd: Path, pre: str = "",
+             timeout: float | None = None) -> tuple[dict, float]:
     """The per-instance breakdown: ``syn/hier.ys.in`` runs ``synth_cmds`` (the
     target's synthesis without flattening) and writes per-module statistics
     and the submodule instances; :func:`parse.yosys_instances` sums each
     instance's subtree.  Returns (instances, Yosys seconds)."""
-    seconds = _yosys(fill("hier.ys.in", PRE=pre, READ=read_block(core, hdl, cwd), SYNTH=synth_cmds), cwd, "hier")
+    seconds = _yosys(fill("hier.ys.in", PRE=pre, READ=read_block(core, hdl, cwd), SYNTH=synth_cmds), cwd, "hier",
+                     timeout)
     inst = parse.yosys_instances(cwd / "hier_stat.json", cwd / "hier_inst.json", core.top, counts)
     return inst, seconds
 
 
 # --------------------------------------------------------------------------
+#: ECP5 devices (LFE5U-<n>F): LUT4s (= flip-flops), MULT18X18D, DP16KD.
+ECP5_DEVICES = {
+    "25k": {"name": "LFE5U-25F", "luts": 24288, "ff": 24288, "dsp": 28, "bram": 56},
+    "45k": {"name": "LFE5U-45F", "luts": 43848, "ff": 43848, "dsp": 72, "bram": 108},
+    "85k": {"name": "LFE5U-85F", "luts": 83640, "ff": 83640, "dsp": 156, "bram": 208},
+}
+
+#: nextpnr log lines that mean the design does not fit the device.
+_NO_FIT = re.compile(r"^.*(?:but only \d+ (?:are )?available|Unable to place cell|unable to place cell).*$", re.M)
+
+
+def _no_fit(name: str, counts: dict[str, int], dev: dict, why: str = "") -> str:
+    return (f"does not fit {name}: {counts['luts']} LUTs / {counts['ff']} FFs / {counts['dsp']} DSPs / "
+            f"{counts['bram']} BRAMs needed, {dev['luts']} / {dev['ff']} / {dev['dsp']} / {dev['bram']} available"
+            + (f" ({why})" if why else ""))
+
+
 def run_ecp5(core: Core, hdl: dict[str, int], opts: dict, cwd: Path) -> dict:
-    seconds = {"yosys": _yosys(fill("ecp5.ys.in", READ=read_block(core, hdl, cwd), TOP=core.top), cwd)}
-    stat = parse.yosys_stat(cwd / "stat.json")
-    instances, seconds["yosys_hier"] = run_hier(
-        core, hdl, f"synth_ecp5 -top {core.top} -noflatten -run :check", ecp5_counts, cwd)
-    args = [
-        f"--{opts['device']}", "--package", str(opts["package"]), "--out-of-context",
-        "--json", "netlist.json", "--freq", str(opts["freq_mhz"]), "--seed", str(opts["seed"]),
-        "--timing-allow-fail", "--report", "report.json", "-l", "nextpnr.log", "-q",
-    ]
+    """Yosys, then nextpnr-ecp5 within ``budget_s`` seconds for the whole
+    job; the Fmax is the median over ``seeds`` placement seeds when the first
+    seed's run took less than ``short_s`` seconds (and the budget allows).
+    A design too big for the device, or a run past the budget, gives a
+    result with ``status`` "does_not_fit" or "timed_out" and an ``error``
+    line (a result, cached like any other, not an exception)."""
+    t0 = time.monotonic()
+    budget = float(opts["budget_s"])
+    dev = ECP5_DEVICES.get(str(opts["device"]))
+    if dev is None:
+        raise ValueError(f"unknown ECP5 device {opts['device']!r}; use one of {', '.join(ECP5_DEVICES)}")
+
+    def left() -> float:
+        return budget - (time.monotonic() - t0)
+
+    def timed_out(what: str, partial: dict) -> dict:
+        return {**partial, "status": "timed_out", "fmax_mhz": None, "seconds": seconds,
+                "error": f"timed out: {what} past the {budget:.0f} s budget (--option budget_s=...)"}
+
+    seconds: dict[str, float] = {}
     try:
-        seconds["nextpnr"] = tools.run("nextpnr-ecp5", args, cwd, "nextpnr.out")
-    except ToolError as exc:
-        if "wasm trap" in str(exc):
-            raise ToolError(
-                f"nextpnr-ecp5 (WebAssembly build) crashed on {core.name} at width {hdl['Width']}: "
-                f"a wasm trap, typically its call stack overflowing on very long carry chains "
-                f"(see {cwd / 'nextpnr.out'})"
-            ) from None
-        raise
-    rep = parse.nextpnr_report(cwd / "report.json", CLOCK)
+        seconds["yosys"] = _yosys(fill("ecp5.ys.in", READ=read_block(core, hdl, cwd), TOP=core.top), cwd,
+                                  timeout=max(1.0, left()))
+    except ToolTimeout:
+        return timed_out("Yosys", {})
+    stat = parse.yosys_stat(cwd / "stat.json")
     c = stat["cells"]
+    counts = ecp5_counts(c)
     lut4, ccu2c = c.get("LUT4", 0), c.get("CCU2C", 0)
     out = {
         "lut4": lut4,
-        "ff": c.get("TRELLIS_FF", 0),
-        "dsp": c.get("MULT18X18D", 0) + c.get("ALU54B", 0),
+        "ff": counts["ff"],
+        "dsp": counts["dsp"],
         "ccu2c": ccu2c,
         "pfumx": c.get("PFUMX", 0),
         "l6mux21": c.get("L6MUX21", 0),
-        "ebr": c.get("DP16KD", 0),
+        "ebr": counts["bram"],
         "lutram": c.get("TRELLIS_DPR16X4", 0),
         #: LUT4 sites: every CCU2C is two LUT4s of a slice (area for ATP)
-        "luts": lut4 + 2 * ccu2c,
+        "luts": counts["luts"],
         "cells": c,
-        "fmax_mhz": round(rep["fmax_mhz"], 3),
+        "carry_chain_bits": max((ch["bits"] for ch in parse.ecp5_carry_chains(cwd / "netlist.json")), default=0),
+    }
+    try:
+        instances, seconds["yosys_hier"] = run_hier(
+            core, hdl, f"synth_ecp5 -top {core.top} -noflatten -run :check", ecp5_counts, cwd, timeout=max(1.0, left()))
+    except ToolTimeout:
+        return timed_out("Yosys (per-instance run)", out)
+    out["instances"] = instances
+    if any(counts[k] > dev[k] for k in ("luts", "ff", "dsp", "bram")):
+        return {**out, "status": "does_not_fit", "fmax_mhz": None, "seconds": seconds,
+                "error": _no_fit(dev["name"], counts, dev)}
+    runs = []
+    for i in range(max(1, int(opts["seeds"]))):
+        if i == 1 and runs[0]["seconds"] >= float(opts["short_s"]):
+            break  # a long run: one seed
+        if i > 0 and left() < 1.2 * runs[0]["seconds"]:
+            break  # no time for another seed within the budget
+        seed = int(opts["seed"]) + i
+        sfx = "" if i == 0 else f"_seed{seed}"
+        args = [
+            f"--{opts['device']}", "--package", str(opts["package"]), "--out-of-context",
+            "--json", "netlist.json", "--freq", str(opts["freq_mhz"]), "--seed", str(seed),
+            "--placer", str(opts["placer"]), "--router", str(opts["router"]),
+            "--timing-allow-fail", "--report", f"report{sfx}.json", "-l", f"nextpnr{sfx}.log", "-q",
+        ]
+        try:
+            secs = tools.run("nextpnr-ecp5", args, cwd, f"nextpnr{sfx}.out", timeout=max(1.0, left()))
+        except ToolTimeout:
+            if not runs:
+                return timed_out(f"nextpnr-ecp5 (seed {seed})", out)
+            break  # keep the seeds that finished
+        except ToolError as exc:
+            log = (cwd / f"nextpnr{sfx}.out").read_text(errors="replace") if (cwd / f"nextpnr{sfx}.out").exists() else ""
+            m = _NO_FIT.search(log)
+            if m:
+                return {**out, "status": "does_not_fit", "fmax_mhz": None, "seconds": seconds,
+                        "error": _no_fit(dev["name"], counts, dev, m.group(0).strip())}
+            if "wasm trap" in str(exc):
+                raise ToolError(
+                    f"nextpnr-ecp5 (WebAssembly build) crashed on {core.name} at width {hdl['Width']}: "
+                    f"a wasm trap, typically its call stack overflowing on a very long carry chain "
+                    f"(longest here: {out['carry_chain_bits']} bits; see {cwd / f'nextpnr{sfx}.out'})"
+                ) from None
+            raise
+        rep = parse.nextpnr_report(cwd / f"report{sfx}.json", CLOCK)
+        runs.append({"seed": seed, "seconds": secs, "report": rep})
+    seconds["nextpnr"] = sum(r["seconds"] for r in runs)
+    fmaxes = [r["report"]["fmax_mhz"] for r in runs]
+    med = statistics.median_low(fmaxes)  # an Fmax some seed reached; its run's path and utilisation
+    rep = next(r["report"] for r in runs if r["report"]["fmax_mhz"] == med)
+    out.update({
+        "status": "ok",
+        "fmax_mhz": round(med, 3),
+        "fmax_seeds": {str(r["seed"]): round(r["report"]["fmax_mhz"], 3) for r in runs},
         "constraint_mhz": rep["constraint_mhz"],
         "utilization": rep["utilization"],
+        "device_utilization": {k: round(counts[k] / dev[k], 4) for k in ("luts", "ff", "dsp", "bram")},
         "critical_path": rep.get("critical_path"),
-        "instances": instances,
         "seconds": seconds,
-    }
+    })
     return out
+
+
+def carry_chains(core: Core, hdl: dict[str, int], cwd: Path, seg_width: int | None = None) -> list[dict]:
+    """The CCU2C carry chains of the core after Yosys' ECP5 mapping
+    (``syn/ecp5_chains.ys.in``; no LUT mapping, no place and route), longest
+    first (:func:`parse.ecp5_carry_chains`)."""
+    _yosys(fill("ecp5_chains.ys.in", READ=read_block(core, hdl, cwd, seg_width), TOP=core.top), cwd, "chains")
+    return parse.ecp5_carry_chains(cwd / "chains.json")
 
 
 # --------------------------------------------------------------------------

@@ -94,6 +94,48 @@ def yosys_instances(stat_path: Path, inst_path: Path, top: str, counts) -> dict[
     return out
 
 
+def _rtl_src(cells) -> str | None:
+    """The first RTL location among the cells' ``src`` attributes (leaving
+    out the tools' own techmap files), with the path from the RTL root."""
+    for c in cells:
+        for loc in str(c.get("attributes", {}).get("src", "")).split("|"):
+            if loc and not loc.startswith("/share/"):
+                return re.sub(r"^(\.\./)+", "", loc)
+    return None
+
+
+def ecp5_carry_chains(path: Path) -> list[dict]:
+    """The carry chains of an ECP5 netlist (Yosys JSON, flat): CCU2C cells
+    linked COUT -> CIN, longest first, each ``{"cells": n, "bits": 2n,
+    "src": the RTL line that made it, or None}`` (a CCU2C is two bits of
+    carry)."""
+    try:
+        mods = json.loads(path.read_text())["modules"]
+    except (OSError, ValueError, KeyError) as exc:
+        raise ToolError(f"cannot read the netlist {path}: {exc}") from None
+    out = []
+    for mod in mods.values():
+        cells = {n: c for n, c in mod.get("cells", {}).items() if c.get("type") == "CCU2C"}
+        cout = {}  # net bit -> cell driving it from COUT
+        for n, c in cells.items():
+            for b in c["connections"].get("COUT", []):
+                if isinstance(b, int):
+                    cout[b] = n
+        nxt: dict[str, str] = {}
+        for n, c in cells.items():
+            for b in c["connections"].get("CIN", []):
+                if isinstance(b, int) and b in cout:
+                    nxt[cout[b]] = n
+        heads = set(cells) - set(nxt.values())
+        for h in heads:
+            chain, n = [h], h
+            while n in nxt and nxt[n] not in chain:
+                n = nxt[n]
+                chain.append(n)
+            out.append({"cells": len(chain), "bits": 2 * len(chain), "src": _rtl_src(cells[c] for c in chain)})
+    return sorted(out, key=lambda c: -c["cells"])
+
+
 def nextpnr_report(path: Path, clock: str = "clk_i") -> dict:
     """Fmax of ``clock``, utilisation and the critical path's end points from
     nextpnr's ``--report`` JSON."""
