@@ -339,6 +339,18 @@ def test_ecp5_budget_and_fit_are_results(build_dir, monkeypatch):
     assert r["error"].startswith(f"does not fit LFE5U-85F: {r['luts']} LUTs / {r['ff']} FFs / 0 DSPs")
 
 
+def test_engine_job_design(build_dir):
+    """--engine: mm_modexp on the core's generated wrapper (core without its
+    range check), a cache key of its own."""
+    job = sy.Job("scs_new", 32, "ecp5", engine=True)
+    design, hdl = job.design(build_dir)
+    assert design.top == "mm_modexp" and hdl == {"Width": 32}
+    assert [p.name for p in design.sources()][-2:] == ["mm_modexp_core.sv", "mm_modexp.sv"]
+    text = design.sources()[-2].read_text()
+    assert "mm_scs_new" in text and ".CheckRange(1'b0)" in text
+    assert sy.cache_key(job)[0] != sy.cache_key(sy.Job("scs_new", 32, "ecp5"))[0]
+
+
 def test_resource_counts_per_family():
     """Cell names of the older Xilinx families (Virtex-II: MUXCY carry,
     MULT18X18 multipliers, FDCPE) count like the 7 series'."""

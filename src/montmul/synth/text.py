@@ -63,11 +63,12 @@ def format_results(results: list[dict]) -> str:
                 for r in rs
             ]
         else:
-            lines.append(f"Xilinx ({rs[0]['options']['family']}, Yosys synth_xilinx, resources only)")
-            hdr = ("core", "k", "LUTs", "LUT1..6", "FF", "DSP48E1", "CARRY4", "MUXF7/8", "params", "cache")
+            lines.append(f"Xilinx ({rs[0]['options']['family']}, Yosys synth_xilinx, resources only; DSP: DSP48* or "
+                         "MULT18X18*, carry: CARRY4/CARRY8 cells or MUXCY bits)")
+            hdr = ("core", "k", "LUTs", "LUT1..6", "FF", "DSP", "carry", "MUXF7/8", "params", "cache")
             rows = [
                 (_name(r), str(r["width"]), str(r["luts"]), "/".join(str(r[f"lut{i}"]) for i in range(1, 7)),
-                 str(r["ff"]), str(r["dsp"]), str(r["carry4"]), f"{r['muxf7']}/{r['muxf8']}", _params(r),
+                 str(r["ff"]), str(r["dsp"]), str(r["carry"]), f"{r['muxf7']}/{r['muxf8']}", _params(r),
                  "hit" if r.get("cached") else "run")
                 for r in rs
             ]
