@@ -241,9 +241,12 @@ module mm_scs_new #(
   assign near_end = (pos_q == PosLastM1);  // a skip here ends the loop
   assign pos_p1 = {pos_q[PosW-2:0], ~^(pos_q & TapM)};
   assign pos_p2 = {pos_p1[PosW-2:0], ~^(pos_p1 & TapM)};
-  // N + 1 through the segmented adder: no carry chain longer than a segment.
+  // N + 1 through the segmented adder, in 32-bit segments: no long carry
+  // chain, and a short path (one 32-bit increment, a log-depth prefix) when
+  // n_i comes from a register, as in the exponentiation engine.
   mm_seg_add #(
-    .Width(Width + 1)
+    .Width   (Width + 1),
+    .SegWidth(32)
   ) u_n_plus1 (
     .a_i ({1'b0, n_i}),
     .b_i ({(Width + 1){1'b0}}),
