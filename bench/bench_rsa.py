@@ -12,13 +12,13 @@ SHA-256) with and without the CRT on each core, through ``montmul.rsa`` on the
 mm_modexp engine (square-and-multiply), and reports the engine's cycles: from
 the cycle-exact model by default, from RTL simulation with ``--sim``.
 
-Time = cycles / Fmax, with the core's post-route ECP5 Fmax at the width the
-exponentiation uses (k/2 with the CRT, k without), taken from the synthesis
-cache (``build/synth/cache``) only; the bench starts no synthesis unless
-``--synth`` (widths up to 512; nextpnr-ecp5 routes only up to 512-bit cores
-here).  The Fmax is the bare core's: the engine around it adds a multiplexer
-and a comparator, so the engine's own Fmax may be lower.  Missing figures
-print "n/a" with the reason.  With ``--tracked FILE`` (the tracked
+Time = cycles / Fmax, with the post-route ECP5 Fmax of the engine itself
+(``montmul synth --core NAME --engine``: mm_modexp around the core) at the
+width the exponentiation uses (k/2 with the CRT, k without), taken from the
+synthesis cache (``build/synth/cache``) only; the bench starts no synthesis
+unless ``--synth`` (each run within the flow's time budget; a run that timed
+out or does not fit is cached with its reason).  Missing figures print "n/a"
+with the reason.  With ``--tracked FILE`` (the tracked
 ``bench/rsa.md``), an Fmax the cache cannot give is carried over from that
 file and marked "not recomputed", and the bench lists on stderr every
 number it could not recompute (``--synth`` reruns them, about two minutes
@@ -41,9 +41,6 @@ import time
 from pathlib import Path
 
 from montmul import cores, progress, rsa
-
-#: nextpnr-ecp5 runs that complete here (docs: the lead's synthesis notes).
-ECP5_MAX_WIDTH = 512
 
 #: Published figures (../shared/papers), exactly as printed.
 PAPERS = [
@@ -97,39 +94,46 @@ def nist_key(bits: int) -> rsa.RsaKey:
 
 
 def ecp5_fmax(core: str, width: int, run_synth: bool = False) -> tuple[float | None, str]:
-    """(Fmax in MHz, where it comes from) or (None, why not)."""
+    """(the engine's Fmax in MHz, where it comes from) or (None, why not)."""
     try:
         from montmul.synth import Job, ToolError, cache_key, default_build, synth
 
-        key, _ = cache_key(Job(core, width, "ecp5"))
+        job = Job(core, width, "ecp5", engine=True)
+        key, _ = cache_key(job)
     except Exception as exc:  # tools missing, unknown core, ...
         return None, f"no synthesis cache key: {exc}"
     hit = default_build() / "cache" / f"{key}.json"
-    if hit.is_file():
-        return float(json.loads(hit.read_text())["fmax_mhz"]), "synthesis cache"
-    if run_synth and width <= ECP5_MAX_WIDTH:
+    res = json.loads(hit.read_text()) if hit.is_file() else None
+    if res is None and run_synth:
         try:
-            return float(synth(Job(core, width, "ecp5"))["fmax_mhz"]), "synthesized now"
-        except (ToolError, KeyError) as exc:
+            res = synth(job)
+        except ToolError as exc:
             return None, f"synthesis failed: {str(exc)[:80]}"
-    if width > ECP5_MAX_WIDTH:
-        return None, f"nextpnr-ecp5 routes only up to {ECP5_MAX_WIDTH}-bit cores here"
+    if res is not None:
+        if res.get("fmax_mhz") is None:
+            return None, str(res.get("error", "no Fmax"))[:80]
+        return float(res["fmax_mhz"]), "synthesis cache" if hit.is_file() else "synthesized now"
     stale = any(
-        (d.get("core"), d.get("width"), d.get("target")) == (core, width, "ecp5")
+        (d.get("core"), d.get("width"), d.get("target"), d.get("engine")) == (core, width, "ecp5", True)
         for d in (json.loads(f.read_text()) for f in (default_build() / "cache").glob("*.json"))
     ) if (default_build() / "cache").is_dir() else False
     if stale:
         return None, "only a stale cached result (older RTL or flow); rerun montmul synth"
-    return None, f"not synthesized (montmul synth --core {core} --width {width} --target ecp5)"
+    return None, f"not synthesized (montmul synth --core {core} --width {width} --target ecp5 --engine)"
 
 
 def tracked_fmax(path: str | None) -> dict[tuple[str, int, bool], float]:
     """The ECP5 Fmax column of a previous run's Markdown (the tracked
-    bench/rsa.md): {(core, bits, crt): MHz} for the rows that have one."""
+    bench/rsa.md): {(core, bits, crt): MHz} for the rows that have one; none
+    from a file whose Fmax was the bare core's (written before the bench
+    used the engine's own Fmax)."""
     out: dict[tuple[str, int, bool], float] = {}
     if not path or not Path(path).is_file():
         return out
-    for line in Path(path).read_text().splitlines():
+    text = Path(path).read_text()
+    if "engine's own ECP5 Fmax" not in text:
+        return out
+    for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) != 10 or not cells[0].startswith("`"):
             continue
@@ -210,7 +214,7 @@ def markdown(data: dict) -> str:
     sim = data["sim"]
     out.append(f"RSA private-key operation (RSASSA-PKCS1-v1_5 SHA-256 sign) on the mm_modexp engine, "
                f"square-and-multiply; cycles from the {'cycle-exact model' if sim == 'model' else sim + ' RTL simulation'}, "
-               f"mean of {data['samples']} message(s), NIST SigGen15 keys; time = cycles / the core's ECP5 Fmax.")
+               f"mean of {data['samples']} message(s), NIST SigGen15 keys; time = cycles / the engine's own ECP5 Fmax (montmul synth --core NAME --engine).")
     out.append("")
     out.append("| core | RSA | CRT | core width | mults | cycles (one engine) | cycles (CRT halves on two engines) "
                "| ECP5 Fmax (MHz) | time, one engine (ms) | time, two engines (ms) |")
@@ -290,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
     missing = []
     for r in rows:
         r["fmax_mhz"], r["fmax_note"] = ecp5_fmax(r["core"], r["width"], args.synth)
-        if r["fmax_mhz"] is None and r["width"] <= ECP5_MAX_WIDTH:
+        if r["fmax_mhz"] is None:
             prev = old.get((r["core"], r["bits"], r["crt"]))
             missing.append(f"{r['core']} at {r['width']} bits" + (" (carried over)" if prev else ""))
             if prev:

@@ -155,3 +155,34 @@ def test_readme_refresh(run, tmp_path):
 def test_report_rejects_unknown_core():
     with pytest.raises(ValueError, match="no core or row named"):
         results.designs(["nope"])
+
+
+def test_fpga_cells_give_the_reason():
+    """A run that timed out or does not fit is a cell with the reason, not a
+    blank or a crash (montmul report at 1024 and 2048 bits)."""
+    row = {"widths": {"1024": {"ecp5": {"error": "timed out: nextpnr-ecp5 past the 3600 s budget",
+                                        "status": "timed_out"}},
+                      "2048": {"ecp5": {"error": "does not fit LFE5U-85F: ...", "status": "does_not_fit"},
+                               "xilinx": {"error": "yosys failed"}}}}
+    assert render._why(row, 1024, "ecp5") == "timed out"
+    assert render._why(row, 2048, "ecp5") == "does not fit"
+    assert render._why(row, 2048, "xilinx") == "failed"
+    assert render._why(row, 256, "ecp5") == "–"
+    assert results.target_result(row, 1024, "ecp5") is None
+
+
+def test_family_sections_skip_missing_modules(monkeypatch):
+    """montmul.report.FAMILIES: a family module not written yet is skipped;
+    one that exists is built."""
+    import sys
+    import types
+
+    from montmul import report
+
+    fake = types.ModuleType("montmul.report.p999")
+    fake.build = lambda workers=None: {"workers": workers}
+    fake.markdown = lambda data: "## Paper 999: test\n"
+    monkeypatch.setitem(sys.modules, "montmul.report.p999", fake)
+    monkeypatch.setattr(report, "FAMILIES", ("p998_missing", "p999"))
+    fake.__spec__ = types.SimpleNamespace(name="montmul.report.p999")
+    assert results.families(3) == {"p999": {"workers": 3}}

@@ -9,16 +9,17 @@
 // (ECP5: Width/2 CCU2C cells in a row).  Chains past about 900 bits crash the
 // WebAssembly nextpnr-ecp5, and every bit of chain is delay on the clock.
 //
-// How (a conditional-sum adder over segments): the operands are cut into
+// How (a carry-select adder over segments): the operands are cut into
 // NumSegs = ceil(Width / SegWidth) segments of at most SegWidth bits.  Each
-// segment j has two SegWidth-bit adders: g_j, the carry out of a_j + b_j
-// (carry in 0), and the sum a_j + b_j + c_j.  A segment propagates when every
-// bit of a_j ^ b_j is 1 (p_j, a reduction tree), and the segment carries
-// c_{j+1} = g_j | (p_j & c_j) ripple through NumSegs two-input AND-OR steps
-// in LUTs (a handful: 8 at 2048 bits with 256-bit segments).  The longest
-// path is one SegWidth chain (g), the segment carries, and one SegWidth chain
-// (the sum): about 2 * SegWidth bits of carry instead of Width.  Segment
-// adders write `+` so every tool maps them to its own carry logic.
+// segment j has two SegWidth-bit adders side by side: sum0_j = a_j + b_j and
+// sum1_j = a_j + b_j + 1, with carry outs g_j (the segment generates a carry)
+// and t_j (it generates or propagates one; g_j implies t_j).  The carry into
+// segment j+1 is c_{j+1} = g_j | (t_j & c_j); these NumSegs carries come
+// from a parallel prefix (Kogge-Stone) over the (g, t) pairs, log2(NumSegs)
+// levels of two-input AND-OR, and segment j's sum is c_j ? sum1_j : sum0_j.
+// The longest path is one SegWidth-bit chain, the prefix, the carry-in
+// merge and one multiplexer, whatever the Width.  Segment adders write `+`
+// so every tool maps them to its own carry logic.
 //
 // Purely combinational; for Width <= SegWidth it is a plain adder.
 `include "mm_macros.svh"
@@ -43,33 +44,40 @@ module mm_seg_add #(
   if (NumSegs <= 1) begin : gen_one
     assign {co_o, s_o} = {1'b0, a_i} + {1'b0, b_i} + {{Width{1'b0}}, ci_i};
   end else begin : gen_segs
-    logic [NumSegs-1:0] carry;  // carry into segment j
-    logic [NumSegs-1:0] gen, prop;
+    logic [NumSegs-1:0] carry;     // carry into segment j
+    logic [NumSegs-1:0] gen, tra;  // carry out of segment j with carry in 0 / 1
 
-    // Segment carries: carry[j+1] = gen[j] | (prop[j] & carry[j]).
+    // Segment carries: carry[j+1] = gen[j] | (tra[j] & carry[j]), by a
+    // parallel prefix over (gen, tra) (the later loop index reads the value
+    // of the previous level: j runs downwards), then the carry in.
     always_comb begin
-      logic c;
-      c = ci_i;
-      for (int j = 0; j < NumSegs; j++) begin
-        carry[j] = c;
-        c = gen[j] | (prop[j] & c);
+      logic [NumSegs-1:0] g, t;
+      g = gen;
+      t = tra;
+      for (int d = 1; d < NumSegs; d = d * 2) begin
+        for (int j = NumSegs - 1; j >= d; j--) begin
+          g[j] = g[j] | (t[j] & g[j-d]);
+          t[j] = t[j] & t[j-d];
+        end
       end
-      co_o = c;
+      // g[j], t[j]: segments 0..j together generate / transmit a carry.
+      carry[0] = ci_i;
+      for (int j = 1; j < NumSegs; j++) begin
+        carry[j] = g[j-1] | (t[j-1] & ci_i);
+      end
+      co_o = g[NumSegs-1] | (t[NumSegs-1] & ci_i);
     end
 
     for (genvar j = 0; j < NumSegs; j++) begin : gen_seg
       localparam int Lo = j * SegWidth;
       localparam int W  = (Width - Lo < SegWidth) ? Width - Lo : SegWidth;
-      logic [W-1:0] a_seg, b_seg;
-      logic [W-1:0] sum0_unused;  // only the carry out of a_seg + b_seg is used
-      logic         co_unused;    // the sum's carry out: carry[j+1] is built from gen/prop
+      logic [W-1:0] a_seg, b_seg, sum0, sum1;
 
       assign a_seg = a_i[Lo+:W];
       assign b_seg = b_i[Lo+:W];
-      // Segment generate: the carry out of the segment with carry in 0.
-      assign {gen[j], sum0_unused} = {1'b0, a_seg} + {1'b0, b_seg};
-      assign prop[j] = &(a_seg ^ b_seg);
-      assign {co_unused, s_o[Lo+:W]} = {1'b0, a_seg} + {1'b0, b_seg} + {{W{1'b0}}, carry[j]};
+      assign {gen[j], sum0} = {1'b0, a_seg} + {1'b0, b_seg};
+      assign {tra[j], sum1} = {1'b0, a_seg} + {1'b0, b_seg} + {{W{1'b0}}, 1'b1};
+      assign s_o[Lo+:W] = carry[j] ? sum1 : sum0;
     end
   end
 

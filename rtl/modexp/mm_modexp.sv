@@ -107,12 +107,32 @@ module mm_modexp #(
       hi_mask[i] = (LenW'(i) >= exp_len_i);
     end
     bad_n    = ~n_i[0] | ~|n_i[Width-1:1];  // even, or N = 1
-    bad_base = base_i >= n_i;
     bad_len  = (exp_len_i == '0) || len_above;
     bad_exp  = |(exp_i & hi_mask);
-    bad_r2   = r2_i >= n_i;
     req_err  = bad_n | bad_base | bad_len | bad_exp | bad_r2;
   end
+
+  // base >= N and R2 >= N: the carry out of x + ~N + 1, through the
+  // segmented adder (no carry chain longer than a segment).
+  logic [Width-1:0] unused_base_diff, unused_r2_diff;
+  mm_seg_add #(
+    .Width(Width)
+  ) u_cmp_base (
+    .a_i (base_i),
+    .b_i (~n_i),
+    .ci_i(1'b1),
+    .s_o (unused_base_diff),
+    .co_o(bad_base)
+  );
+  mm_seg_add #(
+    .Width(Width)
+  ) u_cmp_r2 (
+    .a_i (r2_i),
+    .b_i (~n_i),
+    .ci_i(1'b1),
+    .s_o (unused_r2_diff),
+    .co_o(bad_r2)
+  );
 
   // The core.
   logic              core_in_valid, core_in_ready;
@@ -138,16 +158,48 @@ module mm_modexp #(
 
   localparam logic [Width:0] One = {{Width{1'b0}}, 1'b1};
 
-  logic              ebit;                // exponent bit idx_q
-  logic [Width+1:0]  diff;                // y - N; the top bit borrows when y < N
+  logic              ebit;                // exponent bit idx_q (ebit_q)
+  logic              ebit_q, ebit_d;
+  logic              ebit_next;           // exponent bit idx_q - 1
+  logic [Width:0]    diff;                // y - N, when y >= N
+  logic              y_ge_n;              // the carry out of y + ~N + 1
   logic [Width:0]    red;                 // y mod N, for y in [0, 2N)
   logic              last_bit;
 
+  // The final reduction y - N in one cycle: a segmented adder with short
+  // segments (RedSegWidth), so its path is one short carry chain, a
+  // log-depth prefix and a multiplexer at any Width - below the core's own
+  // critical path, so the engine keeps the core's clock.
+  localparam int RedSegWidth = 32;
+  mm_seg_add #(
+    .Width   (Width + 1),
+    .SegWidth(RedSegWidth)
+  ) u_reduce (
+    .a_i (y_q),
+    .b_i (~{1'b0, n_q}),
+    .ci_i(1'b1),
+    .s_o (diff),
+    .co_o(y_ge_n)
+  );
+
+  // The R^2 check: y mod N = 1 exactly when y = 1 or y = N + 1 (y < 2N).
+  // y = N + 1 is tested without a carry chain: with k = N ^ 1 ^ y (the
+  // carries the sum N + 1 would need to give y), N + 1 = y exactly when k_0 = 0
+  // and every k_(i+1) is the carry out of bit i, maj(N_i, 1_i, k_i).
+  logic [Width:0]    chk_k, chk_maj;
+  logic              chk_ok;
+  assign chk_k   = {1'b0, n_q} ^ One ^ y_q;
+  assign chk_maj = ({1'b0, n_q} & One) | ({1'b0, n_q} & chk_k) | (One & chk_k);
+  assign chk_ok  = (y_q == One)
+                 | (~chk_k[0] & (chk_k[Width:1] == chk_maj[Width-1:0]) & ~chk_maj[Width]);
+
+  // The next exponent bit, from registers only (the index decrements).
+  assign ebit_next = e_q[idx_q - 1'b1];
+
   always_comb begin
-    ebit     = e_q[idx_q];
+    ebit     = ebit_q;
     last_bit = (idx_q == '0);
-    diff     = {1'b0, y_q} - {2'b00, n_q};
-    red      = diff[Width+1] ? y_q : diff[Width:0];
+    red      = y_ge_n ? diff : y_q;
 
     // Operands of the current product.
     op_a = x_q;
@@ -204,6 +256,7 @@ module mm_modexp #(
     x_d      = x_q;
     y_d      = y_q;
     err_d    = err_q;
+    ebit_d   = ebit_q;
     unique case (state_q)
       StIdle: begin
         if (in_valid_i) begin
@@ -214,6 +267,7 @@ module mm_modexp #(
           ladder_d = ladder_i;
           // exp_len_i is in [1, Width] unless rejected: t-1 fits IdxW bits.
           idx_d    = IdxW'(exp_len_i - 1'b1);
+          ebit_d   = exp_i[IdxW'(exp_len_i - 1'b1)];
           phase_d  = PhOne;
           sub_d    = 1'b0;
           x_d      = '0;
@@ -278,7 +332,8 @@ module mm_modexp #(
                   if (last_bit) begin
                     phase_d = PhExit;
                   end else begin
-                    idx_d = idx_q - 1'b1;
+                    idx_d  = idx_q - 1'b1;
+                    ebit_d = ebit_next;
                   end
                 end
               end
@@ -298,7 +353,7 @@ module mm_modexp #(
       StReduce: begin
         if (phase_q == PhChk) begin
           // R2 * R^-2 = 1 mod N exactly when R2 = R^2 mod N (R2 < N).
-          if (red != One) begin
+          if (!chk_ok) begin
             err_d   = 1'b1;
             y_d     = '0;
             state_d = StDone;
@@ -334,6 +389,7 @@ module mm_modexp #(
       x_q      <= '0;
       y_q      <= '0;
       err_q    <= 1'b0;
+      ebit_q   <= 1'b0;
     end else begin
       state_q  <= state_d;
       phase_q  <= phase_d;
@@ -347,6 +403,7 @@ module mm_modexp #(
       x_q      <= x_d;
       y_q      <= y_d;
       err_q    <= err_d;
+      ebit_q   <= ebit_d;
     end
   end
 

@@ -47,7 +47,8 @@ module mm_r2_basic #(
   logic              accept, busy, done, unused_start;
   logic              ai, qi;
   logic [Width+2:0]  sum;       // S + B + N < 6N < 2^(k+3)
-  logic              unused_sum_lsb;
+  logic [Width+2:0]  add_b, add_n, csa_s, csa_c;
+  logic              unused_sum_lsb, unused_sum_co, unused_csa_top;
 
   mm_req_ctrl #(
     .Width     (Width),
@@ -75,15 +76,31 @@ module mm_r2_basic #(
 
   assign done = (cnt_q == CntW'(Iters - 1));
 
+  // S + ai*B + qi*N: a carry-save row (one LUT level) and one segmented
+  // adder (mm_seg_add), so no carry chain is longer than a segment.
+  assign ai    = a_q[0];
+  assign qi    = s_q[0] ^ (ai & b_q[0]);
+  assign add_b = ai ? {2'b0, b_q} : '0;
+  assign add_n = qi ? {3'b0, n_q} : '0;
+  assign csa_s = {1'b0, s_q} ^ add_b ^ add_n;
+  assign {unused_csa_top, csa_c} = {({1'b0, s_q} & add_b) | ({1'b0, s_q} & add_n) | (add_b & add_n), 1'b0};
+
+  mm_seg_add #(
+    .Width(Width + 3)
+  ) u_sum (
+    .a_i (csa_s),
+    .b_i (csa_c),
+    .ci_i(1'b0),
+    .s_o (sum),
+    .co_o(unused_sum_co)
+  );
+
   always_comb begin
     s_d   = s_q;
     a_d   = a_q;
     b_d   = b_q;
     n_d   = n_q;
     cnt_d = cnt_q;
-    ai    = a_q[0];
-    qi    = s_q[0] ^ (ai & b_q[0]);
-    sum   = {1'b0, s_q} + (ai ? {2'b0, b_q} : '0) + (qi ? {3'b0, n_q} : '0);
     if (busy) begin
       s_d   = sum[Width+2:1];
       a_d   = a_q >> 1;

@@ -146,6 +146,7 @@ module mm_scs_new #(
   logic [PosW-1:0] pos_p1, pos_p2; // the counter advanced by one and by two
   logic            skip, q_next, a_next, last, near_end;
   logic [Width:0]  n_plus1;
+  logic            unused_n_plus1_co;  // N + 1 < 2^(Width+1)
   logic            accept, busy, done, unused_start;
 
   mm_req_ctrl #(
@@ -240,7 +241,19 @@ module mm_scs_new #(
   assign near_end = (pos_q == PosLastM1);  // a skip here ends the loop
   assign pos_p1 = {pos_q[PosW-2:0], ~^(pos_q & TapM)};
   assign pos_p2 = {pos_p1[PosW-2:0], ~^(pos_p1 & TapM)};
-  assign n_plus1 = {1'b0, n_i} + 1'b1;
+  // N + 1 through the segmented adder, in 32-bit segments: no long carry
+  // chain, and a short path (one 32-bit increment, a log-depth prefix) when
+  // n_i comes from a register, as in the exponentiation engine.
+  mm_seg_add #(
+    .Width   (Width + 1),
+    .SegWidth(32)
+  ) u_n_plus1 (
+    .a_i ({1'b0, n_i}),
+    .b_i ({(Width + 1){1'b0}}),
+    .ci_i(1'b1),
+    .s_o (n_plus1),
+    .co_o(unused_n_plus1_co)
+  );
 
   always_comb begin
     ph_d  = ph_q;

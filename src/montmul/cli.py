@@ -7,11 +7,11 @@
     montmul table3 [--samples S] [--widths 1024,2048] [--json]
     montmul leak --core NAME --width K [--samples S] [--sim ...] [--json]
     montmul demo [--samples S] [--sim ...]
-    montmul synth --core NAME[,..] --width K[,..] --target ecp5|asic|xilinx[,..] [--param P=V] [--option O=V] [--json]
+    montmul synth --core NAME[,..] --width K[,..] --target ecp5|asic|xilinx[,..] [--param P=V] [--option O=V] [--engine] [--instances] [--json]
     montmul modexp --core NAME --width K --base X --exp E --mod N [--ladder] [--sim ...] [--json]
     montmul rsa [--core NAME] (--bits B | --key PEM) [--save-key PEM [--force]] [--crt|--no-crt] [--sim ...]
                 [--ladder|--no-ladder] [--allow-timing-leak] [--json] {sign,verify,encrypt,decrypt} ...
-    montmul report [--widths 1024,2048] [--fpga-widths 256] [--core ...] [--out build/report] ...
+    montmul report [--widths 1024,2048] [--fpga-widths 256,1024,2048] [--core ...] [--out build/report] ...
 
 Operands are decimal or 0x-hex.  ``--json`` prints one JSON object, big
 integers as 0x-hex strings.  Long jobs draw a progress bar on stderr.
@@ -287,7 +287,7 @@ def cmd_synth(args) -> int:
             raise ValueError(f"no target among {', '.join(targets)} has a flow option {name!r}")
         options[name] = _option_value(value)
     jobs = [
-        sy.Job(c, k, t, params, {o: v for o, v in options.items() if o in sy.DEFAULTS[t]})
+        sy.Job(c, k, t, params, {o: v for o, v in options.items() if o in sy.DEFAULTS[t]}, engine=args.engine)
         for c in names for k in widths for t in targets
     ]
     for j in jobs:
@@ -316,6 +316,10 @@ def cmd_synth(args) -> int:
         from .synth.text import format_results
 
         print(format_results(results))
+        if args.instances:
+            from .synth.text import format_instances
+
+            print("\n" + format_instances(results))
         if args.samples > 0:
             print(f"\ncycles: model average over {args.samples} random operand sets (seed {args.seed}); "
                   "time = cycles x delay, throughput = k / time, ATP = area x time (paper 000)")
@@ -336,7 +340,7 @@ def cmd_report(args) -> int:
     argv = ["montmul report"]
     if args.widths != "1024,2048":
         argv.append(f"--widths {args.widths}")
-    if args.fpga_widths != "256":
+    if args.fpga_widths != "256,1024,2048":
         argv.append(f"--fpga-widths {args.fpga_widths}")
     if args.core:
         argv.append(f"--core {args.core}")
@@ -475,13 +479,18 @@ def build_parser() -> argparse.ArgumentParser:
     sy.add_argument("--samples", type=nonneg_int, default=1000,
                     help="random operand sets for the model's average cycles (0: no derived figures)")
     sy.add_argument("--seed", type=int, default=1, help="random seed")
+    sy.add_argument("--engine", action="store_true",
+                    help="synthesize the exponentiation engine mm_modexp around each core instead of the core alone")
+    sy.add_argument("--instances", action="store_true",
+                    help="also print the per-instance breakdown (every submodule instance's own cost)")
     sy.add_argument("--json", action="store_true", help="print one JSON object")
     sy.set_defaults(func=cmd_synth)
 
     rp = subparser(sub, "report", help="cycles, area, delay and FPGA resources of every core beside the papers "
                                         f"(results.md, results.json, plots; into {REPORT_OUT}/)")
     rp.add_argument("--widths", default="1024,2048", help="widths for cycles and the ASIC flow (comma-separated)")
-    rp.add_argument("--fpga-widths", default="256", help="widths for the ECP5 and Xilinx flows ('' for none)")
+    rp.add_argument("--fpga-widths", default="256,1024,2048",
+                    help="widths for the ECP5 and Xilinx flows ('' for none); every ECP5 run has a time budget")
     rp.add_argument("--core", help="only these cores or row labels (comma-separated); default every core")
     rp.add_argument("--out", default=REPORT_OUT,
                     help="output directory; `--out docs` (make report) refreshes the tracked docs and, for "

@@ -123,6 +123,12 @@ def core_wrapper(core: str, params: dict[str, int] | None = None) -> str:
     c = cores.get(core)
     check_core(c)
     fixed = core_hdl_params(core, params)
+    if "CheckRange" in fixed:
+        # The engine checks base < N and R2 < N itself, and every operand it
+        # feeds back is a core product, below 2N (Walter's bound): the core's
+        # range comparators would only add the engine's operand multiplexers
+        # and a wide comparison to the clock period.
+        fixed["CheckRange"] = 0
     w = cores.WIDTH
     plist = [("Width", "Width")]
     for k in sorted(fixed):

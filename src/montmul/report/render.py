@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 from . import papers
 from .results import target_result, relative_to_fcs1, ratio_new_vs_mmm42
 
@@ -148,14 +150,16 @@ def markdown(data: dict, command: str) -> str:
             c = row["widths"][str(w)]["cycles"]["avg"]
             ef = e["figures"] if e else None
             exp_ms = (2 * w + 2) * c / e["fmax_mhz"] / 1e3 if e else None
+            fmax = _n(e and e["fmax_mhz"], ".1f") if e else _why(row, w, "ecp5")
             rows.append([
                 row["label"], _n(c, ",.2f"),
                 _n(e and e["lut4"]), _n(e and e["ff"]), _n(e and e["ccu2c"]), _n(e and e["dsp"]),
-                _n(e and e["fmax_mhz"], ".1f"), _n(ef and ef["time_us"] * 1e3, ",.0f"), _n(exp_ms, ".3g"),
+                fmax, _n(e and len(e.get("fmax_seeds", {})) or None), _n(e and e["seconds"]["total"]),
+                _n(ef and ef["time_us"] * 1e3, ",.0f"), _n(exp_ms, ".3g"),
                 _n(x and x["luts"]), _n(x and x["ff"]), _n(x and x["carry4"]), _n(x and x["dsp"]),
             ])
-        L += _t(["design", "cycles", "ECP5 LUT4", "FF", "CCU2C", "MULT18", "Fmax MHz", "ns / mult",
-                 f"{w}-bit exp ms (2k+2 mults)", "7-series LUT", "FF", "CARRY4", "DSP48"], rows) + [""]
+        L += _t(["design", "cycles", "ECP5 LUT4", "FF", "CCU2C", "MULT18", "Fmax MHz", "seeds", "flow s",
+                 "ns / mult", f"{w}-bit exp ms (2k+2 mults)", "7-series LUT", "FF", "CARRY4", "DSP48"], rows) + [""]
         pub = [p for p in papers.FPGA_PAPERS if p.width == w]
         if pub:
             L += [f"Published FPGA designs at {w} bits (other architectures — the scalable radix-4 and "
@@ -177,6 +181,8 @@ def markdown(data: dict, command: str) -> str:
               for t, v in ws.items() if isinstance(v, dict) and "error" in v]
     if errors:
         L += ["Failed runs: " + "; ".join(f"{lab} {w}-bit {t}: {e}" for lab, w, t, e in errors) + ".", ""]
+    for name, fam in data.get("families", {}).items():
+        L += [importlib.import_module(f"{__package__}.{name}").markdown(fam).rstrip(), ""]
     L += ["## Figures", ""]
     for name, cap in data.get("figures", []):
         L += [f"![{cap}](figures/{name})", "", f"*{cap}*", ""]
@@ -189,6 +195,14 @@ def markdown(data: dict, command: str) -> str:
     return "\n".join(L)
 
 
+def _why(row: dict, w: int, target: str) -> str:
+    """The cell of a run without a result: timed out, does not fit, failed."""
+    v = row["widths"].get(str(w), {}).get(target)
+    if not v:
+        return "–"
+    return {"timed_out": "timed out", "does_not_fit": "does not fit"}.get(v.get("status", ""), "failed")
+
+
 def readme_table(data: dict) -> str:
     w = data["widths"][0]
     lines = [f"ASIC (OSU 0.18 µm, Yosys/ABC + OpenSTA), {w} bits, produced by `make report` "
@@ -199,9 +213,13 @@ def readme_table(data: dict) -> str:
         if not a:
             continue
         f = a["figures"]
+        e = target_result(row, w, "ecp5") if w in data["fpga_widths"] else None
+        ecp5 = (f"{e['luts']:,} / {e['fmax_mhz']:.1f}" if e
+                else _why(row, w, "ecp5") if w in data["fpga_widths"] else "–")
         rows.append([row["label"], _n(f["cycles"], ",.1f"), f"{a['delay_fa']:.2f}", _n(a["area_um2"] / 1e3, ",.0f"),
-                     _n(f["time_us"], ",.2f"), _n(f["throughput_mbps"], ",.0f"), _n(f["atp"] / 1e3, ",.0f")])
-    lines += _t(["design", "cycles", "delay (T_FA)", "area (10³ µm²)", "time µs", "Mbit/s", "ATP (10³ µm²·µs)"], rows)
+                     _n(f["time_us"], ",.2f"), _n(f["throughput_mbps"], ",.0f"), _n(f["atp"] / 1e3, ",.0f"), ecp5])
+    lines += _t(["design", "cycles", "delay (T_FA)", "area (10³ µm²)", "time µs", "Mbit/s", "ATP (10³ µm²·µs)",
+                 f"ECP5 {w}: LUTs / Fmax MHz"], rows)
     for r in ratio_new_vs_mmm42(data):
         if r["width"] == w:
             o, p = r["ours"], r["paper"]

@@ -16,6 +16,14 @@ the SHA-256 of the RTL files, the ``syn/`` templates and the flow code
 work is never redone, and any change that could alter a result reruns it.  The tools' files of each run stay in
 ``build/synth/work/<core>_w<k>_<target>_<key>/`` (logs, netlists, reports).
 
+Every result has ``instances``: the cost of the top and of every submodule
+instance (its whole subtree), from a second, hierarchical Yosys run
+(``docs/synthesis.md``); :func:`instance_costs` selects instances, e.g. a
+processing element's own cost:
+
+    instance_costs(r, "mm_sys_pe")          # every instance of a module
+    instance_costs(r, "*/gen_pe[0].u_pe")   # one instance, by its path
+
 Derived figures (time, throughput, ATP) as paper 000 defines them:
 :mod:`montmul.synth.figures`.
 """
@@ -23,6 +31,7 @@ Derived figures (time, throughput, ATP) as paper 000 defines them:
 from __future__ import annotations
 
 import concurrent.futures
+import fnmatch
 import hashlib
 import json
 import os
@@ -39,7 +48,7 @@ from .flows import DEFAULTS, TARGETS
 from .tools import ToolError
 
 __all__ = [
-    "Job", "synth", "run_many", "cache_key", "derived", "figures",
+    "Job", "synth", "run_many", "cache_key", "derived", "figures", "instance_costs", "carry_chains",
     "TARGETS", "DEFAULTS", "ToolError", "BUILD",
 ]
 
@@ -69,13 +78,16 @@ class Job:
     """One synthesis run: a core at a width for a target.  ``params`` are
     extra HDL parameters (the core's defaults and fixed overrides apply
     otherwise); ``options`` override the target's flow options
-    (:data:`DEFAULTS`)."""
+    (:data:`DEFAULTS`).  ``engine``: synthesize the exponentiation engine
+    ``mm_modexp`` around the core (its generated wrapper,
+    :func:`montmul.engine.core_wrapper`) instead of the core alone."""
 
     core: str
     width: int
     target: str
     params: dict[str, int] = field(default_factory=dict)
     options: dict[str, object] = field(default_factory=dict)
+    engine: bool = False
 
     def resolve(self) -> tuple[cores.Core, dict[str, int], dict[str, object]]:
         if self.target not in TARGETS:
@@ -88,6 +100,24 @@ class Job:
         opts = {**DEFAULTS[self.target], **self.options}
         return core, hdl, opts
 
+    def design(self, build: Path | None = None) -> tuple[object, dict[str, int]]:
+        """What Yosys reads: the core, or (``engine``) mm_modexp on the
+        core's generated wrapper (written under ``<build>/engine/``), with
+        the top's HDL parameters."""
+        core, hdl, _ = self.resolve()
+        if not self.engine:
+            return core, hdl
+        from .. import engine as eng
+
+        extra = {k: v for k, v in hdl.items() if k != "Width"}
+        tag = "_".join(f"{k}{v}" for k, v in sorted(extra.items()))
+        root = (build or default_build()) / "engine" / f"{core.name}_{tag}"
+        wrapper = eng.write_core_wrapper(root / f"{eng.CORE_WRAPPER}.sv", core.name, self.params or None)
+        rtl = resources.rtl_dir()
+        design = flows.Design(f"{core.name}_engine", "mm_modexp",
+                              (*core.sources(), Path(wrapper), rtl / eng.ENGINE_RTL), tuple(core.includes()))
+        return design, {"Width": self.width}
+
 
 def _hashes(paths) -> dict[str, str]:
     return {os.path.relpath(p, resources.data_root()): flows.sha256_file(p) for p in paths}
@@ -96,22 +126,25 @@ def _hashes(paths) -> dict[str, str]:
 def cache_key(job: Job) -> tuple[str, dict]:
     """The cache key of ``job`` and the data it hashes."""
     core, hdl, opts = job.resolve()
+    design, _ = job.design()
     flow_files = [flows.SYN / f for f in flows.FLOW_FILES[job.target]]
     flow_files += [Path(flows.__file__), Path(flows.parse.__file__)]  # script generation and parsing
     data = {
         "flow_version": FLOW_VERSION,
         "core": core.name,
-        "top": core.top,
+        "top": design.top,
         "width": job.width,
         "params": dict(sorted(hdl.items())),
         "target": job.target,
         "options": opts,
         "tools": tools.versions(job.target),
-        "rtl": _hashes(flows.rtl_files(core)),
+        "rtl": _hashes(flows.rtl_files(design)),
         "flow_files": _hashes(flow_files),
     }
     if job.target == "asic":
         data["liberty"] = flows.sha256_file(flows.liberty_path(opts))
+    if job.engine:
+        data["engine"] = True
     key = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:24]
     return key, data
 
@@ -123,7 +156,11 @@ def _cache_file(build: Path, key: str) -> Path:
 def synth(job: Job, build_dir: Path | str | None = None, force: bool = False) -> dict:
     """Run (or fetch from the cache) one synthesis job; returns the parsed
     figures as a dict, with ``cached`` telling whether it came from the cache.
-    Raises ToolError when a tool is missing or fails."""
+    Raises ToolError when a tool is missing or fails.  An ECP5 run that does
+    not fit the device or runs past its time budget is a result, not an
+    exception: ``status`` "does_not_fit" or "timed_out", ``error`` saying
+    so, ``fmax_mhz`` None; it is cached like any result, so a report never
+    redoes it (``force`` or a larger ``budget_s`` does)."""
     build = Path(build_dir).resolve() if build_dir else default_build()
     tools.check(job.target)
     key, data = cache_key(job)
@@ -132,27 +169,29 @@ def synth(job: Job, build_dir: Path | str | None = None, force: bool = False) ->
         result = json.loads(hit.read_text())
         result["cached"] = True
         return result
-    core, hdl, opts = job.resolve()
+    core, _, opts = job.resolve()
+    design, hdl = job.design(build)
     work_root = build / "work"
-    cwd = work_root / f"{core.name}_w{job.width}_{job.target}_{key[:12]}"
+    cwd = work_root / f"{design.name}_w{job.width}_{job.target}_{key[:12]}"
     if cwd.exists():
         shutil.rmtree(cwd)
     cwd.mkdir(parents=True)
     (build / "cache").mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
     if job.target == "ecp5":
-        figs = flows.run_ecp5(core, hdl, opts, cwd)
+        figs = flows.run_ecp5(design, hdl, opts, cwd)
     elif job.target == "asic":
-        figs = flows.run_asic(core, hdl, opts, cwd, build / "cache", work_root)
+        figs = flows.run_asic(design, hdl, opts, cwd, build / "cache", work_root)
     else:
-        figs = flows.run_xilinx(core, hdl, opts, cwd)
+        figs = flows.run_xilinx(design, hdl, opts, cwd)
     seconds = figs.pop("seconds")
     seconds["total"] = round(time.monotonic() - t0, 2)
     result = {
         "core": core.name,
-        "top": core.top,
+        "top": design.top,
         "width": job.width,
         "target": job.target,
+        "engine": job.engine,
         "params": data["params"],
         "options": opts,
         "tools": data["tools"],
@@ -166,6 +205,42 @@ def synth(job: Job, build_dir: Path | str | None = None, force: bool = False) ->
     os.replace(tmp, hit)
     result["cached"] = False
     return result
+
+
+def instance_costs(result: dict, pattern: str = "*") -> dict[str, dict]:
+    """The instances of a synthesis result whose hierarchical path
+    (``top/inst/...``) or module name matches the glob ``pattern``:
+    ``{path: {"module", "luts", "ff", "carry", "dsp", "bram"}}`` (ASIC:
+    ``{"module", "area_um2", "ff", "cells"}``), each the cost of the
+    instance's whole subtree, in hierarchy order.  ValueError for a failed
+    result or one without a breakdown (a cache entry of an older flow)."""
+    if "error" in result:
+        raise ValueError(f"{result.get('core')} w{result.get('width')} {result.get('target')}: no breakdown "
+                         f"(the run failed: {result['error']})")
+    if "instances" not in result:
+        raise ValueError(f"{result.get('core')} w{result.get('width')} {result.get('target')}: no per-instance "
+                         "breakdown in this result")
+    return {p: dict(v) for p, v in result["instances"].items()
+            if fnmatch.fnmatchcase(p, pattern) or fnmatch.fnmatchcase(v["module"], pattern)}
+
+
+def carry_chains(core: str, width: int, params: dict[str, int] | None = None, seg_width: int | None = None,
+                 build_dir: Path | str | None = None) -> list[dict]:
+    """The ECP5 carry chains (CCU2C cells linked COUT -> CIN) of ``core`` at
+    ``width`` after Yosys' mapping, longest first: ``[{"cells", "bits",
+    "src"}, ...]`` where ``src`` is the RTL line of the chain's first cell.
+    ``seg_width`` overrides mm_seg_add's SegWidth, so that a small width
+    already tells segmented adders from long chains.  Yosys only (seconds),
+    not cached."""
+    tools.check("ecp5")
+    c = cores.lookup(core)
+    hdl = c.hdl_params(width, **(params or {}))
+    build = Path(build_dir).resolve() if build_dir else default_build()
+    cwd = build / "chains" / f"{c.name}_w{width}_s{seg_width}_{os.getpid()}"
+    if cwd.exists():
+        shutil.rmtree(cwd)
+    cwd.mkdir(parents=True)
+    return flows.carry_chains(c, hdl, cwd, seg_width)
 
 
 def _run_one(args: tuple[Job, str | None, bool]) -> dict:
@@ -183,7 +258,8 @@ def run_many(
 ) -> list[dict]:
     """Run ``jobs`` in parallel processes (cache hits without starting any);
     results in the order of ``jobs``.  With ``on_error="return"`` a failed job
-    gives ``{"core", "width", "target", "error"}`` instead of raising.
+    gives ``{"core", "width", "target", "error"}`` instead of raising, and a
+    run that did not fit or timed out its result with ``error`` (synth()).
     ``progress(job, result)`` is called as each job finishes."""
     if on_error not in ("raise", "return"):
         raise ValueError("on_error must be 'raise' or 'return'")
@@ -191,17 +267,19 @@ def run_many(
         tools.check(t)
     results: list[dict | None] = [None] * len(jobs)
     pending: dict[str, list[int]] = {}
+    errors: list[dict] = []
     build = str(build_dir) if build_dir else None
     for i, job in enumerate(jobs):
         key, _ = cache_key(job)
         hit = _cache_file(Path(build).resolve() if build else default_build(), key)
         if hit.is_file() and not force:
             results[i] = synth(job, build)
+            if "error" in results[i]:  # type: ignore[operator]
+                errors.append(results[i])
             if progress:
                 progress(job, results[i])  # type: ignore[arg-type]
         else:
             pending.setdefault(key, []).append(i)
-    errors = []
     if pending:
         n = workers or min(len(pending), os.cpu_count() or 1)
         with bars.phase("synthesize"), \
@@ -215,6 +293,7 @@ def run_many(
                     res = fut.result()
                 except (ToolError, ValueError, KeyError) as exc:
                     res = {"core": job.core, "width": job.width, "target": job.target, "error": str(exc)}
+                if "error" in res:
                     errors.append(res)
                 for i in idx:
                     results[i] = res

@@ -9,7 +9,13 @@ asic    Yosys generic synthesis mapped to a liberty library (OSU 0.18 um):
         ``dfflibmap``, ABC with a delay target and fanout buffering; cell area
         from ``stat -liberty``; OpenSTA register-to-register critical path,
         also in full-adder delays T_FA of the library.
-xilinx  Yosys ``synth_xilinx`` (7 series) resource counts; no timing.
+xilinx  Yosys ``synth_xilinx`` resource counts (7 series by default, any
+        Yosys family by the ``family`` option); no timing.
+
+Every target also reports a per-instance breakdown (:func:`run_hier`): a
+second Yosys run of the same script without flattening, whose per-module
+statistics give each submodule instance's own cost (``instances``).  The
+flat run, and so every flat figure and the place and route, is unchanged.
 
 The scripts are the templates in ``syn/`` with their ``@NAME@`` fields
 filled in.
@@ -22,12 +28,15 @@ import hashlib
 import json
 import os
 import re
+import statistics
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from .. import resources
 from ..cores import Core
 from . import parse, tools
-from .tools import ToolError
+from .tools import ToolError, ToolTimeout
 
 
 def __getattr__(name: str) -> Path:
@@ -44,6 +53,11 @@ DEFAULTS: dict[str, dict[str, object]] = {
         "package": "CABGA381",
         "freq_mhz": 200.0,        # clock constraint on clk_i (timing-driven placement)
         "seed": 1,                # placer seed: fixed, so a run is reproducible
+        "seeds": 3,               # Fmax = median over this many seeds (seed, seed+1, ...) when the run is short
+        "short_s": 300,           # a run is short when the first seed's nextpnr took less (seconds)
+        "budget_s": 3600,         # time budget of the whole job (Yosys + nextpnr); past it: a "timed out" result
+        "placer": "heap",         # nextpnr --placer (heap, sa)
+        "router": "router1",      # nextpnr --router (router1, router2)
     },
     "asic": {
         "liberty": ".tools/osu018/osu018_stdcells.lib",  # relative to the checkout (montmul.resources.liberty)
@@ -61,14 +75,33 @@ DEFAULTS: dict[str, dict[str, object]] = {
 
 #: Template files of each target (their contents are part of the cache key).
 FLOW_FILES = {
-    "ecp5": ("ecp5.ys.in",),
-    "asic": ("asic.ys.in", "asic_abc.script.in", "asic_abc.constr.in", "asic_sta.tcl.in", "asic_tfa.tcl.in"),
-    "xilinx": ("xilinx.ys.in",),
+    "ecp5": ("ecp5.ys.in", "hier.ys.in"),
+    "asic": ("asic.ys.in", "asic_abc.script.in", "asic_abc.constr.in", "asic_sta.tcl.in", "asic_tfa.tcl.in",
+             "hier.ys.in"),
+    "xilinx": ("xilinx.ys.in", "hier.ys.in"),
 }
 
 TARGETS = tuple(DEFAULTS)
 CLOCK = "clk_i"
 RESET = "rst_ni"
+
+
+@dataclass(frozen=True)
+class Design:
+    """What a flow synthesizes when it is not a registered core alone (the
+    engine mm_modexp around a core): the same attributes the flows use of a
+    :class:`~montmul.cores.Core`."""
+
+    name: str
+    top: str
+    files: tuple[Path, ...]
+    incs: tuple[Path, ...]
+
+    def sources(self) -> list[Path]:
+        return list(self.files)
+
+    def includes(self) -> list[Path]:
+        return list(self.incs)
 
 
 def fill(template: str, **fields: object) -> str:
@@ -105,66 +138,203 @@ def rel(path: Path, cwd: Path) -> str:
     return os.path.relpath(path, cwd)
 
 
-def read_block(core: Core, hdl: dict[str, int], cwd: Path) -> str:
-    """Yosys commands that read the core's RTL and set its parameters."""
+def read_block(core: Core, hdl: dict[str, int], cwd: Path, seg_width: int | None = None) -> str:
+    """Yosys commands that read the core's RTL and set its parameters;
+    ``seg_width`` overrides mm_seg_add's default SegWidth (carry-chain
+    checks at small widths)."""
     incs = " ".join(f"-I{rel(p, cwd)}" for p in core.includes())
     srcs = " ".join(rel(p, cwd) for p in core.sources())
     sets = " ".join(f"-set {k} {int(v)}" for k, v in sorted(hdl.items()))
-    return "\n".join(
-        [
-            f"read_verilog -sv {incs} {srcs}",
-            f"chparam {sets} {core.top}",
-            f"hierarchy -check -top {core.top}",
-        ]
-    )
+    lines = [f"read_verilog -sv {incs} {srcs}", f"chparam {sets} {core.top}"]
+    if seg_width is not None:
+        lines.append(f"chparam -set SegWidth {int(seg_width)} mm_seg_add")
+    return "\n".join([*lines, f"hierarchy -check -top {core.top}"])
 
 
-def _yosys(script: str, cwd: Path) -> float:
-    (cwd / "synth.ys").write_text(script)
-    return tools.run("yosys", ["-q", "-l", "yosys.log", "synth.ys"], cwd, "yosys.out")
+def _yosys(script: str, cwd: Path, name: str = "synth", timeout: float | None = None) -> float:
+    (cwd / f"{name}.ys").write_text(script)
+    return tools.run("yosys", ["-q", "-l", f"{name}.log", f"{name}.ys"], cwd, f"{name}.out", timeout=timeout)
 
 
 # --------------------------------------------------------------------------
+# Resource counts from Yosys cell counts, one function per target, used for
+# the flat result and for every instance of the breakdown alike.
+def ecp5_counts(c: dict[str, int]) -> dict[str, int]:
+    """LUT4 sites (every CCU2C is two LUT4s of a slice), FF, CCU2C carry
+    cells (two bits each), DSP (MULT18X18D, ALU54B), BRAM (DP16KD)."""
+    return {
+        "luts": c.get("LUT4", 0) + 2 * c.get("CCU2C", 0),
+        "ff": c.get("TRELLIS_FF", 0),
+        "carry": c.get("CCU2C", 0),
+        "dsp": c.get("MULT18X18D", 0) + c.get("ALU54B", 0),
+        "bram": c.get("DP16KD", 0),
+    }
+
+
+def xilinx_counts(c: dict[str, int]) -> dict[str, int]:
+    """LUTs (LUT1..LUT6, and Yosys' INV cells, which implementation packs into
+    LUT1s), FF (FD*), carry cells (CARRY4/CARRY8: 4/8 bits each; MUXCY of the
+    families before Virtex-5: one bit each), DSP (DSP48*, Virtex-II's
+    MULT18X18*), BRAM (RAMB*)."""
+    return {
+        "luts": sum(c.get(f"LUT{i}", 0) for i in range(1, 7)) + c.get("INV", 0),
+        "ff": sum(v for k, v in c.items() if k.startswith("FD")),
+        "carry": c.get("CARRY4", 0) + c.get("CARRY8", 0) + c.get("MUXCY", 0),
+        "dsp": sum(v for k, v in c.items() if k.startswith(("DSP48", "MULT18X18"))),
+        "bram": sum(v for k, v in c.items() if k.startswith("RAMB")),
+    }
+
+
+def asic_counts(c: dict[str, int], areas: dict[str, float]) -> dict[str, object]:
+    """Cell area (liberty areas), FF (DFF*/LATCH* cells), number of cells."""
+    return {
+        "area_um2": round(sum(n * areas[t] for t, n in c.items()), 2),
+        "ff": sum(v for k, v in c.items() if k.startswith(("DFF", "LATCH"))),
+        "cells": sum(c.values()),
+    }
+
+
+def run_hier(core: Core, hdl: dict[str, int], synth_cmds: str, counts, cwd: Path, pre: str = "",
+             timeout: float | None = None) -> tuple[dict, float]:
+    """The per-instance breakdown: ``syn/hier.ys.in`` runs ``synth_cmds`` (the
+    target's synthesis without flattening) and writes per-module statistics
+    and the submodule instances; :func:`parse.yosys_instances` sums each
+    instance's subtree.  Returns (instances, Yosys seconds)."""
+    seconds = _yosys(fill("hier.ys.in", PRE=pre, READ=read_block(core, hdl, cwd), SYNTH=synth_cmds), cwd, "hier",
+                     timeout)
+    inst = parse.yosys_instances(cwd / "hier_stat.json", cwd / "hier_inst.json", core.top, counts)
+    return inst, seconds
+
+
+# --------------------------------------------------------------------------
+#: ECP5 devices (LFE5U-<n>F): LUT4s (= flip-flops), MULT18X18D, DP16KD.
+ECP5_DEVICES = {
+    "25k": {"name": "LFE5U-25F", "luts": 24288, "ff": 24288, "dsp": 28, "bram": 56},
+    "45k": {"name": "LFE5U-45F", "luts": 43848, "ff": 43848, "dsp": 72, "bram": 108},
+    "85k": {"name": "LFE5U-85F", "luts": 83640, "ff": 83640, "dsp": 156, "bram": 208},
+}
+
+#: nextpnr log lines that mean the design does not fit the device.
+_NO_FIT = re.compile(r"^.*(?:but only \d+ (?:are )?available|Unable to place cell|unable to place cell).*$", re.M)
+
+
+def _no_fit(name: str, counts: dict[str, int], dev: dict, why: str = "") -> str:
+    return (f"does not fit {name}: {counts['luts']} LUTs / {counts['ff']} FFs / {counts['dsp']} DSPs / "
+            f"{counts['bram']} BRAMs needed, {dev['luts']} / {dev['ff']} / {dev['dsp']} / {dev['bram']} available"
+            + (f" ({why})" if why else ""))
+
+
 def run_ecp5(core: Core, hdl: dict[str, int], opts: dict, cwd: Path) -> dict:
-    seconds = {"yosys": _yosys(fill("ecp5.ys.in", READ=read_block(core, hdl, cwd), TOP=core.top), cwd)}
-    stat = parse.yosys_stat(cwd / "stat.json")
-    args = [
-        f"--{opts['device']}", "--package", str(opts["package"]), "--out-of-context",
-        "--json", "netlist.json", "--freq", str(opts["freq_mhz"]), "--seed", str(opts["seed"]),
-        "--timing-allow-fail", "--report", "report.json", "-l", "nextpnr.log", "-q",
-    ]
+    """Yosys, then nextpnr-ecp5 within ``budget_s`` seconds for the whole
+    job; the Fmax is the median over ``seeds`` placement seeds when the first
+    seed's run took less than ``short_s`` seconds (and the budget allows).
+    A design too big for the device, or a run past the budget, gives a
+    result with ``status`` "does_not_fit" or "timed_out" and an ``error``
+    line (a result, cached like any other, not an exception)."""
+    t0 = time.monotonic()
+    budget = float(opts["budget_s"])
+    dev = ECP5_DEVICES.get(str(opts["device"]))
+    if dev is None:
+        raise ValueError(f"unknown ECP5 device {opts['device']!r}; use one of {', '.join(ECP5_DEVICES)}")
+
+    def left() -> float:
+        return budget - (time.monotonic() - t0)
+
+    def timed_out(what: str, partial: dict) -> dict:
+        return {**partial, "status": "timed_out", "fmax_mhz": None, "seconds": seconds,
+                "error": f"timed out: {what} past the {budget:.0f} s budget (--option budget_s=...)"}
+
+    seconds: dict[str, float] = {}
     try:
-        seconds["nextpnr"] = tools.run("nextpnr-ecp5", args, cwd, "nextpnr.out")
-    except ToolError as exc:
-        if "wasm trap" in str(exc):
-            raise ToolError(
-                f"nextpnr-ecp5 (WebAssembly build) crashed on {core.name} at width {hdl['Width']}: "
-                f"a wasm trap, typically its call stack overflowing on very long carry chains "
-                f"(see {cwd / 'nextpnr.out'})"
-            ) from None
-        raise
-    rep = parse.nextpnr_report(cwd / "report.json", CLOCK)
+        seconds["yosys"] = _yosys(fill("ecp5.ys.in", READ=read_block(core, hdl, cwd), TOP=core.top), cwd,
+                                  timeout=max(1.0, left()))
+    except ToolTimeout:
+        return timed_out("Yosys", {})
+    stat = parse.yosys_stat(cwd / "stat.json")
     c = stat["cells"]
+    counts = ecp5_counts(c)
     lut4, ccu2c = c.get("LUT4", 0), c.get("CCU2C", 0)
     out = {
         "lut4": lut4,
-        "ff": c.get("TRELLIS_FF", 0),
-        "dsp": c.get("MULT18X18D", 0) + c.get("ALU54B", 0),
+        "ff": counts["ff"],
+        "dsp": counts["dsp"],
         "ccu2c": ccu2c,
         "pfumx": c.get("PFUMX", 0),
         "l6mux21": c.get("L6MUX21", 0),
-        "ebr": c.get("DP16KD", 0),
+        "ebr": counts["bram"],
         "lutram": c.get("TRELLIS_DPR16X4", 0),
         #: LUT4 sites: every CCU2C is two LUT4s of a slice (area for ATP)
-        "luts": lut4 + 2 * ccu2c,
+        "luts": counts["luts"],
         "cells": c,
-        "fmax_mhz": round(rep["fmax_mhz"], 3),
+        "carry_chain_bits": max((ch["bits"] for ch in parse.ecp5_carry_chains(cwd / "netlist.json")), default=0),
+    }
+    try:
+        instances, seconds["yosys_hier"] = run_hier(
+            core, hdl, f"synth_ecp5 -top {core.top} -noflatten -run :check", ecp5_counts, cwd, timeout=max(1.0, left()))
+    except ToolTimeout:
+        return timed_out("Yosys (per-instance run)", out)
+    out["instances"] = instances
+    if any(counts[k] > dev[k] for k in ("luts", "ff", "dsp", "bram")):
+        return {**out, "status": "does_not_fit", "fmax_mhz": None, "seconds": seconds,
+                "error": _no_fit(dev["name"], counts, dev)}
+    runs = []
+    for i in range(max(1, int(opts["seeds"]))):
+        if i == 1 and runs[0]["seconds"] >= float(opts["short_s"]):
+            break  # a long run: one seed
+        if i > 0 and left() < 1.2 * runs[0]["seconds"]:
+            break  # no time for another seed within the budget
+        seed = int(opts["seed"]) + i
+        sfx = "" if i == 0 else f"_seed{seed}"
+        args = [
+            f"--{opts['device']}", "--package", str(opts["package"]), "--out-of-context",
+            "--json", "netlist.json", "--freq", str(opts["freq_mhz"]), "--seed", str(seed),
+            "--placer", str(opts["placer"]), "--router", str(opts["router"]),
+            "--timing-allow-fail", "--report", f"report{sfx}.json", "-l", f"nextpnr{sfx}.log", "-q",
+        ]
+        try:
+            secs = tools.run("nextpnr-ecp5", args, cwd, f"nextpnr{sfx}.out", timeout=max(1.0, left()))
+        except ToolTimeout:
+            if not runs:
+                return timed_out(f"nextpnr-ecp5 (seed {seed})", out)
+            break  # keep the seeds that finished
+        except ToolError as exc:
+            log = (cwd / f"nextpnr{sfx}.out").read_text(errors="replace") if (cwd / f"nextpnr{sfx}.out").exists() else ""
+            m = _NO_FIT.search(log)
+            if m:
+                return {**out, "status": "does_not_fit", "fmax_mhz": None, "seconds": seconds,
+                        "error": _no_fit(dev["name"], counts, dev, m.group(0).strip())}
+            if "wasm trap" in str(exc):
+                raise ToolError(
+                    f"nextpnr-ecp5 (WebAssembly build) crashed on {core.name} at width {hdl['Width']}: "
+                    f"a wasm trap, typically its call stack overflowing on a very long carry chain "
+                    f"(longest here: {out['carry_chain_bits']} bits; see {cwd / f'nextpnr{sfx}.out'})"
+                ) from None
+            raise
+        rep = parse.nextpnr_report(cwd / f"report{sfx}.json", CLOCK)
+        runs.append({"seed": seed, "seconds": secs, "report": rep})
+    seconds["nextpnr"] = sum(r["seconds"] for r in runs)
+    fmaxes = [r["report"]["fmax_mhz"] for r in runs]
+    med = statistics.median_low(fmaxes)  # an Fmax some seed reached; its run's path and utilisation
+    rep = next(r["report"] for r in runs if r["report"]["fmax_mhz"] == med)
+    out.update({
+        "status": "ok",
+        "fmax_mhz": round(med, 3),
+        "fmax_seeds": {str(r["seed"]): round(r["report"]["fmax_mhz"], 3) for r in runs},
         "constraint_mhz": rep["constraint_mhz"],
         "utilization": rep["utilization"],
+        "device_utilization": {k: round(counts[k] / dev[k], 4) for k in ("luts", "ff", "dsp", "bram")},
         "critical_path": rep.get("critical_path"),
         "seconds": seconds,
-    }
+    })
     return out
+
+
+def carry_chains(core: Core, hdl: dict[str, int], cwd: Path, seg_width: int | None = None) -> list[dict]:
+    """The CCU2C carry chains of the core after Yosys' ECP5 mapping
+    (``syn/ecp5_chains.ys.in``; no LUT mapping, no place and route), longest
+    first (:func:`parse.ecp5_carry_chains`)."""
+    _yosys(fill("ecp5_chains.ys.in", READ=read_block(core, hdl, cwd, seg_width), TOP=core.top), cwd, "chains")
+    return parse.ecp5_carry_chains(cwd / "chains.json")
 
 
 # --------------------------------------------------------------------------
@@ -265,6 +435,12 @@ def run_asic(core: Core, hdl: dict[str, int], opts: dict, cwd: Path, cache_dir: 
     stat = parse.yosys_stat(cwd / "stat.json")
     if "area" not in stat:
         raise ToolError(f"{cwd / 'stat.json'}: no area (stat -liberty)")
+    areas = parse.liberty_areas(lib)
+    instances, seconds["yosys_hier"] = run_hier(
+        core, hdl,
+        f"synth -top {core.top}\ndfflibmap -liberty {librel}\nabc -liberty {librel} -constr abc.constr -script abc.script\n"
+        "opt_clean",
+        lambda c: asic_counts(c, areas), cwd, pre=f"read_liberty -lib {librel}")
     (cwd / "sta.tcl").write_text(
         fill("asic_sta.tcl.in", LIBERTY=librel, TOP=core.top, PERIOD_NS=period_ps / 1e3,
              RESET=RESET, DRIVER=opts["driver"], LOAD_PF=opts["load_pf"])
@@ -300,6 +476,7 @@ def run_asic(core: Core, hdl: dict[str, int], opts: dict, cwd: Path, cache_dir: 
         "in2reg": brief(in2reg),
         "reg2out": brief(reg2out),
         "netlist_fanout": netlist_fanout(cwd / "netlist.v"),
+        "instances": instances,
         "seconds": seconds,
     }
 
@@ -309,21 +486,29 @@ def run_xilinx(core: Core, hdl: dict[str, int], opts: dict, cwd: Path) -> dict:
     seconds = {"yosys": _yosys(fill("xilinx.ys.in", READ=read_block(core, hdl, cwd), TOP=core.top,
                                     FAMILY=opts["family"]), cwd)}
     c = parse.yosys_stat(cwd / "stat.json")["cells"]
+    instances, seconds["yosys_hier"] = run_hier(
+        core, hdl, f"synth_xilinx -top {core.top} -family {opts['family']} -noiopad -noclkbuf", xilinx_counts, cwd)
     luts = {f"lut{i}": c.get(f"LUT{i}", 0) for i in range(1, 7)}
     # Yosys leaves single inverters as INV cells; implementation packs each
     # into a LUT1, so they count as LUT1s.
     luts["lut1"] += c.get("INV", 0)
+    counts = xilinx_counts(c)
     return {
         **luts,
-        "luts": sum(luts.values()),
-        "ff": sum(c.get(t, 0) for t in ("FDRE", "FDCE", "FDSE", "FDPE")),
-        "dsp": c.get("DSP48E1", 0),
+        "luts": counts["luts"],
+        "ff": counts["ff"],
+        "dsp": counts["dsp"],
+        "carry": counts["carry"],
         "carry4": c.get("CARRY4", 0),
+        "muxcy": c.get("MUXCY", 0),
+        "muxf5": c.get("MUXF5", 0),
+        "muxf6": c.get("MUXF6", 0),
         "muxf7": c.get("MUXF7", 0),
         "muxf8": c.get("MUXF8", 0),
         "srl": sum(v for k, v in c.items() if k.startswith("SRL")),
         "lutram": sum(v for k, v in c.items() if k.startswith(("RAM32", "RAM64", "RAM128", "RAM256"))),
-        "bram": sum(v for k, v in c.items() if k.startswith("RAMB")),
+        "bram": counts["bram"],
         "cells": c,
+        "instances": instances,
         "seconds": seconds,
     }

@@ -41,6 +41,10 @@ class ToolError(RuntimeError):
     """A tool is missing, failed, or wrote output the flow cannot read."""
 
 
+class ToolTimeout(ToolError):
+    """A tool ran past its time limit (and was stopped)."""
+
+
 def search_path() -> str:
     """PATH with the project's tools folder and virtual environment first."""
     return resources.tools_path()
@@ -95,7 +99,7 @@ def run(tool: str, args: list[str], cwd: Path, log: str, timeout: float | None =
         try:
             proc = subprocess.run([exe, *args], cwd=cwd, stdout=fh, stderr=subprocess.STDOUT, env=env, timeout=timeout)
         except subprocess.TimeoutExpired:
-            raise ToolError(f"{tool} timed out after {timeout} s in {cwd} (log {cwd / log})") from None
+            raise ToolTimeout(f"{tool} timed out after {timeout:.0f} s in {cwd} (log {cwd / log})") from None
     seconds = time.monotonic() - t0
     if proc.returncode != 0:
         tail = (cwd / log).read_text(errors="replace").splitlines()[-25:]
