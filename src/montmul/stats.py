@@ -68,15 +68,10 @@ def measure(core, k: int, vectors, sim: str, jobs: int = 1, params=None):
     return [r.cycles for r in res], models, t_sim
 
 
-def cycle_stats(core, k: int, samples: int, seed: int, sim: str, jobs: int = 1, params=None,
-                modulus_bits: int | None = None) -> dict:
-    """Random-input cycle statistics, measured, with the model's beside them.
-
-    ``kernel_avg``: the cycles a core's paper counts (the model's ``kernel``
-    phase where the model has one, else the whole latency)."""
-    vectors = random_vectors(k, samples, seed, modulus_bits)
-    measured, models, t_sim = measure(core, k, vectors, sim, jobs, params)
-    out = {"core": core.name, "width": k, "modulus_bits": modulus_bits or k, "samples": samples,
+def _summaries(core, k: int, modulus_bits: int | None, seed: int, sim: str, measured: list[int], models) -> dict:
+    """The run's description, the measured latencies' summary and the
+    model's beside it (average, extremes, phases)."""
+    out = {"core": core.name, "width": k, "modulus_bits": modulus_bits or k, "samples": len(measured),
            "seed": seed, "sim": sim}
     out.update(summary(measured))
     ms = summary([m.cycles for m in models])
@@ -85,7 +80,19 @@ def cycle_stats(core, k: int, samples: int, seed: int, sim: str, jobs: int = 1, 
     for m in models:
         for key, v in m.breakdown.items():
             phases[key] = phases.get(key, 0) + v
-    out["model_breakdown_avg"] = {key: v / samples for key, v in phases.items()}
+    out["model_breakdown_avg"] = {key: v / len(models) for key, v in phases.items()}
+    return out
+
+
+def cycle_stats(core, k: int, samples: int, seed: int, sim: str, jobs: int = 1, params=None,
+                modulus_bits: int | None = None) -> dict:
+    """Random-input cycle statistics, measured, with the model's beside them.
+
+    ``kernel_avg``: the cycles a core's paper counts (the model's ``kernel``
+    phase where the model has one, else the whole latency)."""
+    vectors = random_vectors(k, samples, seed, modulus_bits)
+    measured, models, t_sim = measure(core, k, vectors, sim, jobs, params)
+    out = _summaries(core, k, modulus_bits, seed, sim, measured, models)
     out["kernel_avg"] = out["model_breakdown_avg"].get("kernel", out["avg"])
     out["seconds_sim"] = round(t_sim, 2)
     return out
@@ -136,17 +143,7 @@ def batch_stats(core, k: int, batches: int, seed: int, sim: str, jobs: int = 1, 
             latencies.append(t_out - t_acc)
         cycles.append(row[-1][3] - t_first)
         kernels.append(row[-1][2] - t_first + ms[-1].breakdown.get("kernel", ms[-1].cycles))
-    out = {"core": core.name, "width": k, "modulus_bits": modulus_bits or k, "samples": len(flat),
-           "seed": seed, "sim": sim}
-    out.update(summary(latencies))
-    ms_all = [m for ms in models for m in ms]
-    mod = summary([m.cycles for m in ms_all])
-    out.update({"model_avg": mod["avg"], "model_min": mod["min"], "model_max": mod["max"]})
-    phases: dict[str, float] = {}
-    for m in ms_all:
-        for key, v in m.breakdown.items():
-            phases[key] = phases.get(key, 0) + v
-    out["model_breakdown_avg"] = {key: v / len(ms_all) for key, v in phases.items()}
+    out = _summaries(core, k, modulus_bits, seed, sim, latencies, [m for ms in models for m in ms])
     bs = summary(cycles)
     out["batch"] = {"size": size, "count": batches, "avg": bs["avg"], "min": bs["min"], "max": bs["max"],
                     "kernel_avg": statistics.fmean(kernels)}

@@ -91,8 +91,18 @@ class Handshake:
     async def request(self, *values: int) -> float:
         """Present a request and hold it until accepted; return the
         accepting edge's time in cycles."""
-        dut = self.dut
         await FallingEdge(self.clk)
+        t = await self.present(values)
+        self.accepted(t)
+        await FallingEdge(self.clk)
+        self.dut.in_valid_i.value = 0
+        return t
+
+    async def present(self, values) -> float:
+        """Drive a request with in_valid_i high (after a falling edge) until a
+        rising edge accepts it; return that edge's time in cycles (in_valid_i
+        stays high)."""
+        dut = self.dut
         self.drive(values)
         dut.in_valid_i.value = 1
         for _ in range(self.timeout_cycles):
@@ -100,14 +110,8 @@ class Handshake:
             ready = int(dut.in_ready_o.value)
             await RisingEdge(self.clk)
             if ready:
-                t = self.now_cycles()
-                break
-        else:
-            raise AssertionError("request never accepted (in_ready_o stuck low)")
-        self.accepted(t)
-        await FallingEdge(self.clk)
-        dut.in_valid_i.value = 0
-        return t
+                return self.now_cycles()
+        raise AssertionError("request never accepted (in_ready_o stuck low)")
 
     def accepted(self, t: float) -> None:
         """Hook: a request was accepted at time ``t``."""
@@ -221,18 +225,8 @@ class CoreBatchDriver(CoreDriver):
         responses = cocotb.start_soon(collect())
         accepts = []
         for req in reqs:
-            self.drive(req)
-            dut.in_valid_i.value = 1
-            for _ in range(self.timeout_cycles):
-                await ReadOnly()
-                ready = int(dut.in_ready_o.value)
-                await RisingEdge(self.clk)
-                await FallingEdge(self.clk)
-                if ready:
-                    accepts.append(round(self.now_cycles() - 0.5))
-                    break
-            else:
-                raise AssertionError("request never accepted (in_ready_o stuck low)")
+            accepts.append(round(await self.present(req)))
+            await FallingEdge(self.clk)
         dut.in_valid_i.value = 0
         await responses
         await FallingEdge(self.clk)
