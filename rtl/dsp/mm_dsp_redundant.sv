@@ -431,7 +431,20 @@ module mm_dsp_redundant #(
   logic [DM*DW-1:0] mt_c;
   logic [DS*DW-1:0] s_c;
 
-  logic [CW-1:0]    sum_c;  // the binary result; bits above Width are zero (S < 2N)
+  logic [CW-1:0]    lo_vec, hi_vec;  // principal bits, redundant bits (one place up)
+  logic [Width:0]   sum_c;           // the binary result S < 2N < 2^(Width+1)
+  logic             sum_co_unused;   // the sum's bits above Width are zero (S < 2N)
+
+  // Redundant to binary: principal bits + redundant bits on the segmented
+  // adder (no carry chain longer than a segment at any width).  Only the low
+  // Width+1 bits are added: the sum is below 2N, so its higher bits are zero.
+  mm_seg_add #(.Width(Width + 1)) u_conv (
+    .a_i (lo_vec[Width:0]),
+    .b_i (hi_vec[Width:0]),
+    .ci_i(1'b0),
+    .s_o (sum_c),
+    .co_o(sum_co_unused)
+  );
 
   assign {busy_c, tag_c, cnt_c, a_c, b_c, n_c, y_c, qf_c, q_c, mt_c, s_c} = ctx_c;
 
@@ -439,7 +452,6 @@ module mm_dsp_redundant #(
     logic [DW-1:0]    acc;
     logic [DS*DW-1:0] z, uz;
     logic [1:0]       cz;
-    logic [CW-1:0]    lo_vec, hi_vec;
     logic             is_mt, is_iter, is_conv;
     logic [AW-1:0]    a_new;
     logic [DS*DW-1:0] s_new;
@@ -461,16 +473,14 @@ module mm_dsp_redundant #(
       end
       z[j*DW +: DW] = acc;
     end
-    // Redundant to binary: principal bits + redundant bits, one adder; the
-    // result is below 2N < 2^(k+1).
+    // Redundant to binary: the two bit vectors for u_conv.
     lo_vec = CW'(0);
     hi_vec = CW'(0);
     for (int j = 0; j < DS; j++) begin
       lo_vec[j*R2 +: R2]       = s_c[j*DW +: R2];
       hi_vec[(j + 1)*R2 +: 2]  = s_c[j*DW + R2 +: 2];
     end
-    sum_c = lo_vec + hi_vec;
-    res   = sum_c[Width:0];
+    res = sum_c;
     // Iterations 0 .. m+1 consume a_i and add a_i*B; iteration m+2 (the
     // final step with N) finds a_{m+2} = 0 in A's register, so K = 0.
     a_new = is_iter ? (a_c >> R1) : a_c;
@@ -495,9 +505,10 @@ module mm_dsp_redundant #(
   // Bits the datapath never reads: busy and tag at the multipliers (a free
   // context's products are ignored downstream), A above its lowest digit and
   // S above its two lowest digits there, the low R1 bits of T (a multiple of
-  // 2^R1 by the choice of q), the conversion sum above bit Width (S < 2N).
+  // 2^R1 by the choice of q), the conversion's bits above Width (S < 2N).
   logic unused_bits;
   assign unused_bits = ^{busy_a, tag_a, a_a, s_a, low_b[R1-1:0],
-                         low_b[R1+2], sum_c[CW-1:Width+1]};
+                         low_b[R1+2], lo_vec[CW-1:Width+1], hi_vec[CW-1:Width+1],
+                         sum_co_unused};
 
 endmodule

@@ -33,11 +33,11 @@ and the failing examples):
   the q*M~ multipliers; nothing is cached, so the latency is a function of
   the width only.
 
-Latency (docs/interface.md convention), Interleave = 1:
-``newton`` P = Newton steps, ``mtilde`` 1 (M~ = M'*N, and iteration 0,
-S_1 = a_0*B, beside it), ``loop`` m+1 (iterations 1 .. m+1), ``final`` 2
-(q' = q*M', then iteration m+2 with N), ``convert`` 1 (redundant to binary):
-L = P + m + 5.
+Latency (docs/interface.md convention), Interleave = 1, by phase:
+``newton`` P = Newton steps; ``kernel`` m+3 = Algorithm 1's iterations, the
+cycles the paper counts (iteration 0, S_1 = a_0*B, beside M~ = M'*N;
+iterations 1 .. m+1; iteration m+2 with N); ``qprime`` 1 (q' = q*M' before
+iteration m+2); ``convert`` 1 (redundant to binary): L = P + m + 5.
 """
 
 from __future__ import annotations
@@ -105,7 +105,9 @@ class Geometry:
         return self.db + self.dm
 
     def breakdown(self) -> dict[str, int]:
-        return {"newton": self.newton, "mtilde": 1, "loop": self.m + 1, "final": 2, "convert": 1}
+        """Cycles by phase (Interleave = 1); ``kernel`` is Algorithm 1's m+3
+        iterations, the count of the paper's Table I."""
+        return {"newton": self.newton, "kernel": self.iterations, "qprime": 1, "convert": 1}
 
     @property
     def latency(self) -> int:

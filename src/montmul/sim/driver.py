@@ -91,8 +91,18 @@ class Handshake:
     async def request(self, *values: int) -> float:
         """Present a request and hold it until accepted; return the
         accepting edge's time in cycles."""
-        dut = self.dut
         await FallingEdge(self.clk)
+        t = await self.present(values)
+        self.accepted(t)
+        await FallingEdge(self.clk)
+        self.dut.in_valid_i.value = 0
+        return t
+
+    async def present(self, values) -> float:
+        """Drive a request with in_valid_i high (after a falling edge) until a
+        rising edge accepts it; return that edge's time in cycles (in_valid_i
+        stays high)."""
+        dut = self.dut
         self.drive(values)
         dut.in_valid_i.value = 1
         for _ in range(self.timeout_cycles):
@@ -100,14 +110,8 @@ class Handshake:
             ready = int(dut.in_ready_o.value)
             await RisingEdge(self.clk)
             if ready:
-                t = self.now_cycles()
-                break
-        else:
-            raise AssertionError("request never accepted (in_ready_o stuck low)")
-        self.accepted(t)
-        await FallingEdge(self.clk)
-        dut.in_valid_i.value = 0
-        return t
+                return self.now_cycles()
+        raise AssertionError("request never accepted (in_ready_o stuck low)")
 
     def accepted(self, t: float) -> None:
         """Hook: a request was accepted at time ``t``."""
@@ -190,6 +194,44 @@ class CoreDriver(Handshake):
     async def batch_row(self, a: int, b: int, n: int) -> list[int]:
         r = await self.mul(a, b, n)
         return [r.s, r.err, r.cycles]
+
+
+class CoreBatchDriver(CoreDriver):
+    """A core that keeps several products in flight (``in_flight`` > 1):
+    each batch row is a group of requests (a, b, n, a, b, n, ...) presented
+    back to back (in_valid_i held high, the next request driven right after
+    each accepting edge) on an idle core, with out_ready_i held high until
+    every response is taken.  Used by ``montmul cycles`` (montmul.stats)."""
+
+    async def batch_row(self, *flat: int) -> list[int]:
+        """Returns, per request in order: s, err, the accepting edge and the
+        edge that presented its response (cycles since the clock started)."""
+        dut = self.dut
+        reqs = [flat[i:i + 3] for i in range(0, len(flat), 3)]
+        got: list[tuple[int, ...]] = []
+
+        async def collect() -> None:
+            for _ in range(self.timeout_cycles * len(reqs)):
+                await RisingEdge(self.clk)
+                await ReadOnly()
+                if int(dut.out_valid_o.value):  # taken at the next edge (out_ready_i = 1)
+                    got.append((*self.sample(), round(self.now_cycles())))
+                    if len(got) == len(reqs):
+                        return
+            raise AssertionError(f"{len(got)} of {len(reqs)} responses arrived")
+
+        await FallingEdge(self.clk)
+        dut.out_ready_i.value = 1
+        responses = cocotb.start_soon(collect())
+        accepts = []
+        for req in reqs:
+            accepts.append(round(await self.present(req)))
+            await FallingEdge(self.clk)
+        dut.in_valid_i.value = 0
+        await responses
+        await FallingEdge(self.clk)
+        dut.out_ready_i.value = 0
+        return [x for (s, err, edge), t in zip(got, accepts) for x in (s, err, t, edge)]
 
 
 # --- the carry-save FCS cores ---------------------------------------------------
@@ -329,4 +371,4 @@ class ModexpDriver(Handshake):
 
 
 #: The batch module's drivers, by kind (:func:`montmul.sim.runner.run_batch`).
-BATCH_DRIVERS = {"core": CoreDriver, "modexp": ModexpDriver}
+BATCH_DRIVERS = {"core": CoreDriver, "core_group": CoreBatchDriver, "modexp": ModexpDriver}
