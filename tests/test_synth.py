@@ -229,7 +229,7 @@ def test_asic(results, core):
 def test_xilinx(results, core):
     r = results[0][(core, "xilinx")]
     assert r["luts"] == sum(r[f"lut{i}"] for i in range(1, 7)) > 0
-    assert r["ff"] > 0 and r["carry4"] > 0 and r["dsp"] == 0
+    assert r["ff"] > 0 and r["carry4"] > 0 and r["carry"] == r["carry4"] and r["dsp"] == 0
 
 
 @pytest.mark.parametrize("core", CORES)
@@ -275,9 +275,90 @@ def test_cli_synth_text_and_errors(results, build_dir, monkeypatch, capsys):
     monkeypatch.setenv("MONTMUL_SYNTH_DIR", str(build_dir))
     assert cli.main(["synth", "--core", "scs_new", "--width", str(WIDTH), "--target", "asic"]) == 0
     text = capsys.readouterr().out
-    assert "ASIC" in text and "scs_new" in text and "->" in text
+    assert "ASIC" in text and "scs_new" in text and "->" in text and "per instance" not in text
+    assert cli.main(["synth", "--core", "scs_new", "--width", str(WIDTH), "--target", "ecp5", "--instances",
+                     "--samples", "0"]) == 0
+    text = capsys.readouterr().out
+    table = text.split("per instance (subtree totals)", 1)[1].splitlines()
+    rows = {line.split()[0]: line.split() for line in table[3:] if line.strip()}
+    r = results[0][("scs_new", "ecp5")]
+    for path, v in r["instances"].items():
+        row = rows[path.rsplit("/", 1)[-1]]
+        assert row[1:] == [v["module"], str(v["luts"]), str(v["ff"]), str(v["carry"]), str(v["dsp"]), str(v["bram"])]
     assert cli.main(["synth", "--core", "scs_new", "--width", "16", "--target", "gowin"]) == 2
     assert cli.main(["synth", "--core", "scs_new", "--width", "16", "--target", "asic", "--option", "bogus=1"]) == 2
+
+
+# ---------------------------------------------------------------- per-instance breakdown
+@pytest.mark.parametrize("target", sy.TARGETS)
+@pytest.mark.parametrize("core", CORES)
+def test_instances(results, core, target):
+    """The hierarchical run's breakdown: the top is the core's module, every
+    instance's subtree holds at least its children's cells, the registers are
+    those of the flat run (flattening merges logic, not flip-flops), and the
+    request checker's two operand comparators are found by instance_costs."""
+    r = results[0][(core, target)]
+    inst = r["instances"]
+    top = cores.get(core).top
+    assert next(iter(inst)) == top and inst[top]["module"] == top
+    assert inst[top]["ff"] == r["ff"]
+    keys = ("area_um2", "ff", "cells") if target == "asic" else ("luts", "ff", "carry", "dsp", "bram")
+    for path, v in inst.items():
+        kids = [c for p, c in inst.items() if p.rsplit("/", 1)[0] == path and p != path]
+        for k in keys:
+            assert v[k] >= sum(c[k] for c in kids) - 1e-6, (path, k)
+    cmps = sy.instance_costs(r, "mm_seg_add")
+    assert sorted(p.rsplit("/", 1)[-1] for p in cmps) == ["gen_range.u_cmp_a", "gen_range.u_cmp_b"]
+    assert all(p.startswith(f"{top}/u_ctrl/u_in_check/") for p in cmps)
+    if target != "asic":
+        assert all(c["carry"] > 0 and c["ff"] == 0 for c in cmps.values())  # a comparator: carry logic, no registers
+    assert sy.instance_costs(r, "*/u_ctrl") == {f"{top}/u_ctrl": inst[f"{top}/u_ctrl"]}
+    assert sy.instance_costs(r, "no_such_module") == {}
+
+
+def test_resource_counts_per_family():
+    """Cell names of the older Xilinx families (Virtex-II: MUXCY carry,
+    MULT18X18 multipliers, FDCPE) count like the 7 series'."""
+    xc2v = {"FDCE": 7, "FDCPE": 1, "INV": 2, "LUT2": 5, "LUT4": 3, "MUXCY": 9, "XORCY": 9, "MULT18X18S": 2,
+            "RAMB16_S36": 1, "MUXF5": 4}
+    assert flows.xilinx_counts(xc2v) == {"luts": 10, "ff": 8, "carry": 9, "dsp": 2, "bram": 1}
+    xc7 = {"FDRE": 3, "LUT6": 4, "CARRY4": 2, "DSP48E1": 1}
+    assert flows.xilinx_counts(xc7) == {"luts": 4, "ff": 3, "carry": 2, "dsp": 1, "bram": 0}
+    assert flows.ecp5_counts({"LUT4": 5, "CCU2C": 3, "TRELLIS_FF": 2, "MULT18X18D": 1, "DP16KD": 1}) == \
+        {"luts": 11, "ff": 2, "carry": 3, "dsp": 1, "bram": 1}
+
+
+def test_instance_costs_rejects_results_without_breakdown():
+    with pytest.raises(ValueError, match="the run failed: boom"):
+        sy.instance_costs({"core": "x", "width": 8, "target": "ecp5", "error": "boom"}, "*")
+    with pytest.raises(ValueError, match="no per-instance breakdown"):
+        sy.instance_costs({"core": "x", "width": 8, "target": "ecp5"}, "*")
+
+
+def test_yosys_instances_parser(tmp_path):
+    """Subtree sums over a shared module (two instances of one module), names
+    of parameterised modules, and a mismatch between the statistics and the
+    instance list as a clear error."""
+    stat = {"modules": {
+        "\\top": {"num_cells_by_type": {"LUT4": 3, "$paramod$ab\\mm_pe": 2, "$scopeinfo": 1}},
+        "$paramod$ab\\mm_pe": {"num_cells_by_type": {"LUT4": 5, "TRELLIS_FF": 2, "$paramod\\mm_add\\W=4": 1}},
+        "$paramod\\mm_add\\W=4": {"num_cells_by_type": {"CCU2C": 2}},
+    }}
+    insts = {"modules": {
+        "top": {"cells": {"pe_1": {"type": "$paramod$ab\\mm_pe"}, "pe_0": {"type": "$paramod$ab\\mm_pe"}}},
+        "$paramod$ab\\mm_pe": {"cells": {"u_add": {"type": "$paramod\\mm_add\\W=4"}}},
+    }}
+    (tmp_path / "s.json").write_text(json.dumps(stat))
+    (tmp_path / "i.json").write_text(json.dumps(insts))
+    got = parse.yosys_instances(tmp_path / "s.json", tmp_path / "i.json", "top", flows.ecp5_counts)
+    assert list(got) == ["top", "top/pe_0", "top/pe_0/u_add", "top/pe_1", "top/pe_1/u_add"]
+    assert got["top/pe_0"] == {"module": "mm_pe", "luts": 5 + 4, "ff": 2, "carry": 2, "dsp": 0, "bram": 0}
+    assert got["top/pe_1/u_add"]["module"] == "mm_add"
+    assert got["top"]["luts"] == 3 + 2 * (5 + 4) and got["top"]["ff"] == 4
+    del insts["modules"]["top"]["cells"]["pe_1"]
+    (tmp_path / "i.json").write_text(json.dumps(insts))
+    with pytest.raises(tools.ToolError, match="instances of top"):
+        parse.yosys_instances(tmp_path / "s.json", tmp_path / "i.json", "top", flows.ecp5_counts)
 
 
 def test_liberty_areas_wherever_area_stands(tmp_path):

@@ -7,7 +7,7 @@
     montmul table3 [--samples S] [--widths 1024,2048] [--json]
     montmul leak --core NAME --width K [--samples S] [--sim ...] [--json]
     montmul demo [--samples S] [--sim ...]
-    montmul synth --core NAME[,..] --width K[,..] --target ecp5|asic|xilinx[,..] [--param P=V] [--option O=V] [--json]
+    montmul synth --core NAME[,..] --width K[,..] --target ecp5|asic|xilinx[,..] [--param P=V] [--option O=V] [--instances] [--json]
     montmul modexp --core NAME --width K --base X --exp E --mod N [--ladder] [--sim ...] [--json]
     montmul rsa [--core NAME] (--bits B | --key PEM) [--save-key PEM [--force]] [--crt|--no-crt] [--sim ...]
                 [--ladder|--no-ladder] [--allow-timing-leak] [--json] {sign,verify,encrypt,decrypt} ...
@@ -316,6 +316,10 @@ def cmd_synth(args) -> int:
         from .synth.text import format_results
 
         print(format_results(results))
+        if args.instances:
+            from .synth.text import format_instances
+
+            print("\n" + format_instances(results))
         if args.samples > 0:
             print(f"\ncycles: model average over {args.samples} random operand sets (seed {args.seed}); "
                   "time = cycles x delay, throughput = k / time, ATP = area x time (paper 000)")
@@ -475,6 +479,8 @@ def build_parser() -> argparse.ArgumentParser:
     sy.add_argument("--samples", type=nonneg_int, default=1000,
                     help="random operand sets for the model's average cycles (0: no derived figures)")
     sy.add_argument("--seed", type=int, default=1, help="random seed")
+    sy.add_argument("--instances", action="store_true",
+                    help="also print the per-instance breakdown (every submodule instance's own cost)")
     sy.add_argument("--json", action="store_true", help="print one JSON object")
     sy.set_defaults(func=cmd_synth)
 

@@ -16,6 +16,14 @@ the SHA-256 of the RTL files, the ``syn/`` templates and the flow code
 work is never redone, and any change that could alter a result reruns it.  The tools' files of each run stay in
 ``build/synth/work/<core>_w<k>_<target>_<key>/`` (logs, netlists, reports).
 
+Every result has ``instances``: the cost of the top and of every submodule
+instance (its whole subtree), from a second, hierarchical Yosys run
+(``docs/synthesis.md``); :func:`instance_costs` selects instances, e.g. a
+processing element's own cost:
+
+    instance_costs(r, "mm_sys_pe")          # every instance of a module
+    instance_costs(r, "*/gen_pe[0].u_pe")   # one instance, by its path
+
 Derived figures (time, throughput, ATP) as paper 000 defines them:
 :mod:`montmul.synth.figures`.
 """
@@ -23,6 +31,7 @@ Derived figures (time, throughput, ATP) as paper 000 defines them:
 from __future__ import annotations
 
 import concurrent.futures
+import fnmatch
 import hashlib
 import json
 import os
@@ -39,7 +48,7 @@ from .flows import DEFAULTS, TARGETS
 from .tools import ToolError
 
 __all__ = [
-    "Job", "synth", "run_many", "cache_key", "derived", "figures",
+    "Job", "synth", "run_many", "cache_key", "derived", "figures", "instance_costs",
     "TARGETS", "DEFAULTS", "ToolError", "BUILD",
 ]
 
@@ -166,6 +175,23 @@ def synth(job: Job, build_dir: Path | str | None = None, force: bool = False) ->
     os.replace(tmp, hit)
     result["cached"] = False
     return result
+
+
+def instance_costs(result: dict, pattern: str = "*") -> dict[str, dict]:
+    """The instances of a synthesis result whose hierarchical path
+    (``top/inst/...``) or module name matches the glob ``pattern``:
+    ``{path: {"module", "luts", "ff", "carry", "dsp", "bram"}}`` (ASIC:
+    ``{"module", "area_um2", "ff", "cells"}``), each the cost of the
+    instance's whole subtree, in hierarchy order.  ValueError for a failed
+    result or one without a breakdown (a cache entry of an older flow)."""
+    if "error" in result:
+        raise ValueError(f"{result.get('core')} w{result.get('width')} {result.get('target')}: no breakdown "
+                         f"(the run failed: {result['error']})")
+    if "instances" not in result:
+        raise ValueError(f"{result.get('core')} w{result.get('width')} {result.get('target')}: no per-instance "
+                         "breakdown in this result")
+    return {p: dict(v) for p, v in result["instances"].items()
+            if fnmatch.fnmatchcase(p, pattern) or fnmatch.fnmatchcase(v["module"], pattern)}
 
 
 def _run_one(args: tuple[Job, str | None, bool]) -> dict:

@@ -9,7 +9,13 @@ asic    Yosys generic synthesis mapped to a liberty library (OSU 0.18 um):
         ``dfflibmap``, ABC with a delay target and fanout buffering; cell area
         from ``stat -liberty``; OpenSTA register-to-register critical path,
         also in full-adder delays T_FA of the library.
-xilinx  Yosys ``synth_xilinx`` (7 series) resource counts; no timing.
+xilinx  Yosys ``synth_xilinx`` resource counts (7 series by default, any
+        Yosys family by the ``family`` option); no timing.
+
+Every target also reports a per-instance breakdown (:func:`run_hier`): a
+second Yosys run of the same script without flattening, whose per-module
+statistics give each submodule instance's own cost (``instances``).  The
+flat run, and so every flat figure and the place and route, is unchanged.
 
 The scripts are the templates in ``syn/`` with their ``@NAME@`` fields
 filled in.
@@ -61,9 +67,10 @@ DEFAULTS: dict[str, dict[str, object]] = {
 
 #: Template files of each target (their contents are part of the cache key).
 FLOW_FILES = {
-    "ecp5": ("ecp5.ys.in",),
-    "asic": ("asic.ys.in", "asic_abc.script.in", "asic_abc.constr.in", "asic_sta.tcl.in", "asic_tfa.tcl.in"),
-    "xilinx": ("xilinx.ys.in",),
+    "ecp5": ("ecp5.ys.in", "hier.ys.in"),
+    "asic": ("asic.ys.in", "asic_abc.script.in", "asic_abc.constr.in", "asic_sta.tcl.in", "asic_tfa.tcl.in",
+             "hier.ys.in"),
+    "xilinx": ("xilinx.ys.in", "hier.ys.in"),
 }
 
 TARGETS = tuple(DEFAULTS)
@@ -119,15 +126,65 @@ def read_block(core: Core, hdl: dict[str, int], cwd: Path) -> str:
     )
 
 
-def _yosys(script: str, cwd: Path) -> float:
-    (cwd / "synth.ys").write_text(script)
-    return tools.run("yosys", ["-q", "-l", "yosys.log", "synth.ys"], cwd, "yosys.out")
+def _yosys(script: str, cwd: Path, name: str = "synth") -> float:
+    (cwd / f"{name}.ys").write_text(script)
+    return tools.run("yosys", ["-q", "-l", f"{name}.log", f"{name}.ys"], cwd, f"{name}.out")
+
+
+# --------------------------------------------------------------------------
+# Resource counts from Yosys cell counts, one function per target, used for
+# the flat result and for every instance of the breakdown alike.
+def ecp5_counts(c: dict[str, int]) -> dict[str, int]:
+    """LUT4 sites (every CCU2C is two LUT4s of a slice), FF, CCU2C carry
+    cells (two bits each), DSP (MULT18X18D, ALU54B), BRAM (DP16KD)."""
+    return {
+        "luts": c.get("LUT4", 0) + 2 * c.get("CCU2C", 0),
+        "ff": c.get("TRELLIS_FF", 0),
+        "carry": c.get("CCU2C", 0),
+        "dsp": c.get("MULT18X18D", 0) + c.get("ALU54B", 0),
+        "bram": c.get("DP16KD", 0),
+    }
+
+
+def xilinx_counts(c: dict[str, int]) -> dict[str, int]:
+    """LUTs (LUT1..LUT6, and Yosys' INV cells, which implementation packs into
+    LUT1s), FF (FD*), carry cells (CARRY4/CARRY8: 4/8 bits each; MUXCY of the
+    families before Virtex-5: one bit each), DSP (DSP48*, Virtex-II's
+    MULT18X18*), BRAM (RAMB*)."""
+    return {
+        "luts": sum(c.get(f"LUT{i}", 0) for i in range(1, 7)) + c.get("INV", 0),
+        "ff": sum(v for k, v in c.items() if k.startswith("FD")),
+        "carry": c.get("CARRY4", 0) + c.get("CARRY8", 0) + c.get("MUXCY", 0),
+        "dsp": sum(v for k, v in c.items() if k.startswith(("DSP48", "MULT18X18"))),
+        "bram": sum(v for k, v in c.items() if k.startswith("RAMB")),
+    }
+
+
+def asic_counts(c: dict[str, int], areas: dict[str, float]) -> dict[str, object]:
+    """Cell area (liberty areas), FF (DFF*/LATCH* cells), number of cells."""
+    return {
+        "area_um2": round(sum(n * areas[t] for t, n in c.items()), 2),
+        "ff": sum(v for k, v in c.items() if k.startswith(("DFF", "LATCH"))),
+        "cells": sum(c.values()),
+    }
+
+
+def run_hier(core: Core, hdl: dict[str, int], synth_cmds: str, counts, cwd: Path, pre: str = "") -> tuple[dict, float]:
+    """The per-instance breakdown: ``syn/hier.ys.in`` runs ``synth_cmds`` (the
+    target's synthesis without flattening) and writes per-module statistics
+    and the submodule instances; :func:`parse.yosys_instances` sums each
+    instance's subtree.  Returns (instances, Yosys seconds)."""
+    seconds = _yosys(fill("hier.ys.in", PRE=pre, READ=read_block(core, hdl, cwd), SYNTH=synth_cmds), cwd, "hier")
+    inst = parse.yosys_instances(cwd / "hier_stat.json", cwd / "hier_inst.json", core.top, counts)
+    return inst, seconds
 
 
 # --------------------------------------------------------------------------
 def run_ecp5(core: Core, hdl: dict[str, int], opts: dict, cwd: Path) -> dict:
     seconds = {"yosys": _yosys(fill("ecp5.ys.in", READ=read_block(core, hdl, cwd), TOP=core.top), cwd)}
     stat = parse.yosys_stat(cwd / "stat.json")
+    instances, seconds["yosys_hier"] = run_hier(
+        core, hdl, f"synth_ecp5 -top {core.top} -noflatten -run :check", ecp5_counts, cwd)
     args = [
         f"--{opts['device']}", "--package", str(opts["package"]), "--out-of-context",
         "--json", "netlist.json", "--freq", str(opts["freq_mhz"]), "--seed", str(opts["seed"]),
@@ -162,6 +219,7 @@ def run_ecp5(core: Core, hdl: dict[str, int], opts: dict, cwd: Path) -> dict:
         "constraint_mhz": rep["constraint_mhz"],
         "utilization": rep["utilization"],
         "critical_path": rep.get("critical_path"),
+        "instances": instances,
         "seconds": seconds,
     }
     return out
@@ -265,6 +323,12 @@ def run_asic(core: Core, hdl: dict[str, int], opts: dict, cwd: Path, cache_dir: 
     stat = parse.yosys_stat(cwd / "stat.json")
     if "area" not in stat:
         raise ToolError(f"{cwd / 'stat.json'}: no area (stat -liberty)")
+    areas = parse.liberty_areas(lib)
+    instances, seconds["yosys_hier"] = run_hier(
+        core, hdl,
+        f"synth -top {core.top}\ndfflibmap -liberty {librel}\nabc -liberty {librel} -constr abc.constr -script abc.script\n"
+        "opt_clean",
+        lambda c: asic_counts(c, areas), cwd, pre=f"read_liberty -lib {librel}")
     (cwd / "sta.tcl").write_text(
         fill("asic_sta.tcl.in", LIBERTY=librel, TOP=core.top, PERIOD_NS=period_ps / 1e3,
              RESET=RESET, DRIVER=opts["driver"], LOAD_PF=opts["load_pf"])
@@ -300,6 +364,7 @@ def run_asic(core: Core, hdl: dict[str, int], opts: dict, cwd: Path, cache_dir: 
         "in2reg": brief(in2reg),
         "reg2out": brief(reg2out),
         "netlist_fanout": netlist_fanout(cwd / "netlist.v"),
+        "instances": instances,
         "seconds": seconds,
     }
 
@@ -309,21 +374,29 @@ def run_xilinx(core: Core, hdl: dict[str, int], opts: dict, cwd: Path) -> dict:
     seconds = {"yosys": _yosys(fill("xilinx.ys.in", READ=read_block(core, hdl, cwd), TOP=core.top,
                                     FAMILY=opts["family"]), cwd)}
     c = parse.yosys_stat(cwd / "stat.json")["cells"]
+    instances, seconds["yosys_hier"] = run_hier(
+        core, hdl, f"synth_xilinx -top {core.top} -family {opts['family']} -noiopad -noclkbuf", xilinx_counts, cwd)
     luts = {f"lut{i}": c.get(f"LUT{i}", 0) for i in range(1, 7)}
     # Yosys leaves single inverters as INV cells; implementation packs each
     # into a LUT1, so they count as LUT1s.
     luts["lut1"] += c.get("INV", 0)
+    counts = xilinx_counts(c)
     return {
         **luts,
-        "luts": sum(luts.values()),
-        "ff": sum(c.get(t, 0) for t in ("FDRE", "FDCE", "FDSE", "FDPE")),
-        "dsp": c.get("DSP48E1", 0),
+        "luts": counts["luts"],
+        "ff": counts["ff"],
+        "dsp": counts["dsp"],
+        "carry": counts["carry"],
         "carry4": c.get("CARRY4", 0),
+        "muxcy": c.get("MUXCY", 0),
+        "muxf5": c.get("MUXF5", 0),
+        "muxf6": c.get("MUXF6", 0),
         "muxf7": c.get("MUXF7", 0),
         "muxf8": c.get("MUXF8", 0),
         "srl": sum(v for k, v in c.items() if k.startswith("SRL")),
         "lutram": sum(v for k, v in c.items() if k.startswith(("RAM32", "RAM64", "RAM128", "RAM256"))),
-        "bram": sum(v for k, v in c.items() if k.startswith("RAMB")),
+        "bram": counts["bram"],
         "cells": c,
+        "instances": instances,
         "seconds": seconds,
     }

@@ -34,6 +34,66 @@ def yosys_stat(path: Path) -> dict:
     return out
 
 
+def module_name(yosys_name: str) -> str:
+    """The source module of a Yosys module name: ``$paramod$<hash>\\mm_x``,
+    ``$paramod\\mm_x\\Width=...`` and ``\\mm_x`` all give ``mm_x``."""
+    parts = yosys_name.lstrip("\\").split("\\")
+    return parts[1] if parts[0].startswith("$paramod") and len(parts) > 1 else parts[0]
+
+
+def yosys_instances(stat_path: Path, inst_path: Path, top: str, counts) -> dict[str, dict]:
+    """Per-instance costs of a hierarchical (not flattened) design:
+    ``stat_path`` is its ``stat -json`` (cell counts per module, submodule
+    instances counted under their module's name), ``inst_path`` a JSON
+    netlist holding only the submodule instances.  Returns, for the top and
+    every instance below it, ``{path: {"module": name, **counts(cells)}}``
+    where ``path`` is ``top/inst/inst...`` and ``cells`` counts the cell
+    types of the instance's whole subtree."""
+    try:
+        mods = {k.lstrip("\\"): v.get("num_cells_by_type", {})
+                for k, v in json.loads(stat_path.read_text())["modules"].items()}
+        insts = json.loads(inst_path.read_text())["modules"]
+    except (OSError, ValueError, KeyError) as exc:
+        raise ToolError(f"cannot read the per-instance statistics {stat_path}, {inst_path}: {exc}") from None
+    children = {m.lstrip("\\"): sorted((c, cell["type"].lstrip("\\")) for c, cell in v.get("cells", {}).items())
+                for m, v in insts.items()}
+    own: dict[str, dict[str, int]] = {}
+    for m, cells in mods.items():
+        sub = {t.lstrip("\\"): n for t, n in cells.items() if t.lstrip("\\") in mods}
+        listed: dict[str, int] = {}
+        for _, t in children.get(m, []):
+            listed[t] = listed.get(t, 0) + 1
+        if sub != listed:
+            raise ToolError(f"{inst_path}: the instances of {m} ({listed}) differ from its statistics ({sub}); "
+                            "is every module named mm_*?")
+        own[m] = {t: n for t, n in cells.items() if t.lstrip("\\") not in mods and not t.startswith("$scopeinfo")}
+        unmapped = sorted(t for t in own[m] if t.startswith("$"))
+        if unmapped:
+            raise ToolError(f"{stat_path}: cells of {m} left unmapped to the target: {', '.join(unmapped)}")
+    if top not in mods:
+        raise ToolError(f"{stat_path}: no module {top}")
+    subtree: dict[str, dict[str, int]] = {}
+
+    def total(m: str) -> dict[str, int]:
+        if m not in subtree:
+            acc = dict(own[m])
+            for _, t in children.get(m, []):
+                for k, v in total(t).items():
+                    acc[k] = acc.get(k, 0) + v
+            subtree[m] = acc
+        return subtree[m]
+
+    out: dict[str, dict] = {}
+
+    def walk(path: str, m: str) -> None:
+        out[path] = {"module": module_name(m), **counts(total(m))}
+        for c, t in children.get(m, []):
+            walk(f"{path}/{c}", t)
+
+    walk(top, top)
+    return out
+
+
 def nextpnr_report(path: Path, clock: str = "clk_i") -> dict:
     """Fmax of ``clock``, utilisation and the critical path's end points from
     nextpnr's ``--report`` JSON."""

@@ -70,3 +70,27 @@ def format_results(results: list[dict]) -> str:
         if "error" in r:
             lines.append(f"FAILED {r['core']} width {r['width']} {r['target']}: {r['error']}")
     return "\n".join(lines).rstrip()
+
+
+def format_instances(results: list[dict]) -> str:
+    """Per-instance breakdown of each result (``montmul synth --instances``):
+    one table per run, every instance indented under its parent, each row the
+    cost of the instance's whole subtree."""
+    lines: list[str] = []
+    for r in results:
+        if "error" in r or "instances" not in r:
+            continue
+        asic = r["target"] == "asic"
+        keys = ("area_um2", "ff", "cells") if asic else ("luts", "ff", "carry", "dsp", "bram")
+        cols = ("area um^2", "FF", "cells") if asic else ("LUTs", "FF", "carry", "DSP", "BRAM")
+        hdr = ("instance", "module", *cols)
+        rows = []
+        for path, v in r["instances"].items():
+            depth = path.count("/")
+            name = path.rsplit("/", 1)[-1]
+            rows.append(("  " * depth + name, v["module"], *(str(v[k]) for k in keys)))
+        family = f" {r['options']['family']}" if r["target"] == "xilinx" else ""
+        lines.append(f"{r['core']} width {r['width']} {r['target']}{family}: per instance (subtree totals)")
+        lines += _table(hdr, rows) + [""]
+    return "\n".join(lines).rstrip()
+
