@@ -61,7 +61,7 @@ module mm_r4booth_left #(
   localparam int EMax    = (Width + 3 + W - 1) / W;          // words at n = Width
   localparam int MemWords = EMax + 1;  // e+1 words per pass
   localparam int MemBits = MemWords * W;
-  localparam int MemAW   = $clog2(MemWords);
+  localparam int MemAW   = (MemWords > 1) ? $clog2(MemWords) : 1;
   localparam int KMax    = (Width + 4 + 2 * P - 1) / (2 * P); // pipeline cycles at n = Width
   localparam int XWinW   = 2 * P * KMax + 3;                 // X << 1, with room for the top digit
   localparam int NbW     = $clog2(Width + 1);
@@ -228,9 +228,8 @@ module mm_r4booth_left #(
   ) u_ymem (
     .clk_i  (clk_i),
     .we_i   (mem_we),
-    .waddr_i(j[MemAW-1:0]),
+    .addr_i (j[MemAW-1:0]),
     .wdata_i(yr[j]),
-    .raddr_i(j[MemAW-1:0]),
     .rdata_o(ymem_rd)
   );
 
@@ -241,9 +240,8 @@ module mm_r4booth_left #(
   ) u_mmem (
     .clk_i  (clk_i),
     .we_i   (mem_we),
-    .waddr_i(j[MemAW-1:0]),
+    .addr_i (j[MemAW-1:0]),
     .wdata_i(msum[W-1:0]),
-    .raddr_i(j[MemAW-1:0]),
     .rdata_o(mmem_rd)
   );
 
@@ -400,9 +398,10 @@ module mm_r4booth_left #(
   end
 
   // The last PE's Y and M^ words have no further use; accept is only needed
-  // by cores that answer rejected requests themselves.
-  logic [2*W:0] unused_tail;
-  assign unused_tail = {sy[P], sm[P], accept};
+  // by cores that answer rejected requests themselves; the result is below
+  // 2N < 2^(Width+1), so yr's words above are zero.
+  logic [2*W+MemBits-Width-1:0] unused_tail;
+  assign unused_tail = {sy[P], sm[P], accept, yr_flat[MemBits-1:Width+1]};
 
   // The result is below 2N < 2^(Width+1): the words above are zero.
   assign res = yr_flat[Width:0];

@@ -1,0 +1,267 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Paper 002's Tables II and III rebuilt (the scalable radix-4 Booth cores
+``r4booth_right`` and ``r4booth_left``), a family section of ``montmul
+report``.
+
+    python -m montmul.report.p002 [--out docs/results_p002.md] [--workers N]
+
+Table II (LUTs and registers per PE, critical path, clock): Yosys
+``synth_xilinx -family xc2v`` (Virtex-II, the paper's 4-input-LUT family) of a
+small kernel, the per-PE figure read from the per-instance breakdown
+(:func:`montmul.synth.instance_costs`) and averaged over the kernel's PEs;
+the clock from ECP5 place and route of the same build (nextpnr-ecp5,
+post-route Fmax).  The paper's critical paths come from a p = 2 kernel; the
+left-shifting core needs w | 2p, so its w = 8 and 16 builds have p = 4 and 8.
+
+Table III (total LUTs and registers for p = 16, 32, 64 at w = 16; 256- and
+1024-bit exponentiation times): xc2v synthesis of the core at Width = 1024,
+split by the breakdown into the kernel (PEs), the word memories and FIFO
+(which the paper leaves out), and the rest (controller, operand and result
+registers, request shell); times = (2n + 2) products of the model's cycles,
+at the paper's clock (kernel cycles: the paper's count) and at our ECP5 Fmax
+(the core's whole latency).  docs/scalable.md explains every difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+
+from .. import synth
+from ..models import scalable
+
+#: Table II as printed: (shift, w) -> (LUTs/PE, registers/PE, clock MHz)
+TABLE2_PAPER: dict[tuple[str, int], tuple[int, int, int]] = {
+    ("right", 4): (50, 49, 259),
+    ("right", 8): (91, 87, 249),
+    ("right", 16): (154, 149, 248),
+    ("left", 4): (54, 41, 216),
+    ("left", 8): (102, 60, 213),
+    ("left", 16): (176, 89, 186),
+}
+#: the printed critical paths
+CRITICAL_PATH_PAPER = {
+    "right": "INV + MUX5 + 2CSA + MUX2 + REG",
+    "left": "ENC + INV + MUX5 + 2CSA + AND + 2MUX2 + REG",
+}
+#: Table III as printed: (shift, p) -> (LUTs, REGs); the times are
+#: montmul.models.scalable.TABLE3
+TABLE3_PAPER: dict[tuple[str, int], tuple[int, int]] = {
+    ("right", 16): (3069, 2640),
+    ("right", 32): (5959, 5079),
+    ("right", 64): (11853, 10292),
+    ("left", 16): (2469, 1458),
+    ("left", 32): (4852, 2887),
+    ("left", 64): (9637, 5690),
+}
+KINDS = ("right", "left")
+T2_WORDS = (4, 8, 16)
+T2_WIDTH = 64  #: build width of the Table II kernels (the PE does not depend on it)
+T3_WIDTH = 1024  #: build width of the Table III cores (n up to 1024)
+T3_PES = (16, 32, 64)
+T3_WORD = 16
+T3_BITS = (256, 1024)
+
+
+def t2_pes(kind: str, w: int) -> int:
+    """The Table II kernel's p: 2 as in the paper, or the smallest p with
+    w | 2p for the left-shifting core."""
+    return 2 if kind == "right" else max(2, w // 2)
+
+
+def jobs() -> dict[str, list[synth.Job]]:
+    t2 = [synth.Job(f"r4booth_{k}", T2_WIDTH, "xilinx", {"WordWidth": w, "NumPes": t2_pes(k, w)}, {"family": "xc2v"})
+          for k in KINDS for w in T2_WORDS]
+    fmax = [synth.Job(f"r4booth_{k}", T2_WIDTH, "ecp5", {"WordWidth": w, "NumPes": t2_pes(k, w)})
+            for k in KINDS for w in T2_WORDS]
+    t3 = [synth.Job(f"r4booth_{k}", T3_WIDTH, "xilinx", {"WordWidth": T3_WORD, "NumPes": p}, {"family": "xc2v"})
+          for k in KINDS for p in T3_PES]
+    return {"t2": t2, "fmax": fmax, "t3": t3}
+
+
+def _pes(result: dict) -> dict[str, dict]:
+    return synth.instance_costs(result, "mm_r4booth_*_pe")
+
+
+def _sum(costs, key: str) -> int:
+    return sum(c[key] for c in costs)
+
+
+def _t2_row(kind: str, w: int, xr: dict, er: dict) -> dict:
+    row: dict = {"shift": kind, "w": w, "p": t2_pes(kind, w), "paper": TABLE2_PAPER[(kind, w)]}
+    if "error" in xr:
+        row["error"] = xr["error"]
+    else:
+        try:
+            pes = list(_pes(xr).values())
+            row["luts_pe"] = _sum(pes, "luts") / len(pes)
+            row["ff_pe"] = _sum(pes, "ff") / len(pes)
+            row["luts_pe_range"] = (min(c["luts"] for c in pes), max(c["luts"] for c in pes))
+        except ValueError as exc:
+            row["error"] = str(exc)
+    if "error" in er:
+        row["fmax_error"] = er["error"]
+    else:
+        row["fmax_mhz"] = er["fmax_mhz"]
+    return row
+
+
+def _latency(kind: str, n_bits: int, w: int, p: int) -> int:
+    """The core's latency for one n-bit product (the model's; it depends on
+    the modulus length only)."""
+    n = random.Random(n_bits).getrandbits(n_bits) | (1 << (n_bits - 1)) | 1
+    model = scalable.r4booth_right if kind == "right" else scalable.r4booth_left
+    return model(1, 1, n, T3_WIDTH, word_width=w, num_pes=p).cycles
+
+
+def _t3_rows(results: dict[tuple[str, int], dict], fmax: dict[str, float | None]) -> list[dict]:
+    rebuilt = {(r["shift"], r["p"], r["n"]): r for r in scalable.table3()}
+    rows = []
+    for kind in KINDS:
+        for p in T3_PES:
+            r = results[(kind, p)]
+            row: dict = {"shift": kind, "p": p, "paper": TABLE3_PAPER[(kind, p)], "times": []}
+            if "error" in r:
+                row["error"] = r["error"]
+            else:
+                row["luts"], row["ff"] = r["luts"], r["ff"]
+                row["lutram"] = sum(v for c, v in r["cells"].items() if c.startswith("RAM"))
+                try:
+                    inst = synth.instance_costs(r)
+                    top = inst[f"mm_r4booth_{kind}"]
+                    pes = list(_pes(r).values())
+                    mem = list(synth.instance_costs(r, "mm_r4booth_mem").values()) + \
+                        list(synth.instance_costs(r, "mm_r4booth_fifo").values())
+                    row["kernel"] = (_sum(pes, "luts"), _sum(pes, "ff"))
+                    row["mem_fifo"] = (_sum(mem, "luts"), _sum(mem, "ff"))
+                    row["shell"] = (inst[f"mm_r4booth_{kind}/u_ctrl"]["luts"], inst[f"mm_r4booth_{kind}/u_ctrl"]["ff"])
+                    row["paper_scope"] = (top["luts"] - row["mem_fifo"][0], top["ff"] - row["mem_fifo"][1])
+                except (ValueError, KeyError) as exc:
+                    row["breakdown_error"] = str(exc)
+            for n in T3_BITS:
+                t = rebuilt[(kind, p, n)]
+                lat = _latency(kind, n, T3_WORD, p)
+                f = fmax.get(kind)
+                row["times"].append({
+                    "n": n, "case": t["case"], "kernel_cycles": t["kernel_cycles"], "latency": lat,
+                    "paper_mhz": t["mhz"], "ms_paper_clock": t["ms"], "printed": t["printed"], "match": t["match"],
+                    "implied_cycles": t["implied_cycles"],
+                    "ms_ecp5": (2 * n + 2) * lat / (f * 1e3) if f else None,
+                })
+            rows.append(row)
+    return rows
+
+
+def build(workers: int | None = None) -> dict:
+    """Run (or read from the cache) the synthesis jobs and assemble both
+    tables; failed runs keep their reason."""
+    js = jobs()
+    flat = js["t2"] + js["fmax"] + js["t3"]
+    res = synth.run_many(flat, workers=workers, on_error="return")
+    n2, n3 = len(js["t2"]), len(js["fmax"])
+    t2x, t2e, t3 = res[:n2], res[n2:n2 + n3], res[n2 + n3:]
+    table2 = [_t2_row(j.core.split("_")[1], j.params["WordWidth"], xr, er) for j, xr, er in zip(js["t2"], t2x, t2e)]
+    fmax = {r["shift"]: r.get("fmax_mhz") for r in table2 if r["w"] == T3_WORD}
+    table3 = _t3_rows({(j.core.split("_")[1], j.params["NumPes"]): r for j, r in zip(js["t3"], t3)}, fmax)
+    return {
+        "table2": table2,
+        "table3": table3,
+        "fmax_for_table3": fmax,
+        "settings": {"t2_width": T2_WIDTH, "t3_width": T3_WIDTH, "word": T3_WORD,
+                     "yosys": next((r["tools"].get("yosys") for r in res if "tools" in r), None),
+                     "nextpnr": next((r["tools"].get("nextpnr") for r in t2e if "tools" in r), None)},
+    }
+
+
+def _f(x, fmt: str = ",.0f") -> str:
+    return "—" if x is None else format(x, fmt)
+
+
+def _t(header: list[str], rows: list[list[str]]) -> list[str]:
+    return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + ["| " + " | ".join(r) + " |" for r in rows]
+
+
+def markdown(data: dict) -> str:
+    s = data["settings"]
+    L = ["## Paper 002: scalable radix-4 Booth (r4booth_right, r4booth_left)", ""]
+    L += ["Paper 002 used Synplify Pro on a Xilinx XC2V2000-6 (Virtex-II). Ours: Yosys "
+          f"`synth_xilinx -family xc2v` ({s['yosys']}) for LUTs and registers, nextpnr-ecp5 "
+          f"({s['nextpnr']}, LFE5U-85F) for the clock. Differences explained in docs/scalable.md.", ""]
+    L += ["### Table II: per PE", "",
+          f"`montmul synth --core r4booth_right --width {s['t2_width']} --target xilinx --option family=xc2v "
+          "--param WordWidth=W --param NumPes=P --instances` (and `--target ecp5` for Fmax); per PE = the PE "
+          "instances of the kernel (`mm_r4booth_*_pe`) averaged over its p PEs (left: the PEs differ by "
+          "their bit position; the range is given).", ""]
+    rows = []
+    for r in data["table2"]:
+        pl, pr, pf = r["paper"]
+        if "error" in r:
+            lut = ff = f"failed: {r['error'][:80]}"
+        else:
+            lo, hi = r["luts_pe_range"]
+            lut = f"{r['luts_pe']:.0f}" + (f" ({lo}–{hi})" if lo != hi else "")
+            ff = f"{r['ff_pe']:.0f}"
+        fm = f"{r['fmax_mhz']:.0f}" if "fmax_mhz" in r else f"failed: {r.get('fmax_error', '')[:80]}"
+        rows.append([r["shift"][0].upper(), str(r["w"]), str(r["p"]), lut, str(pl), ff, str(pr), fm, str(pf)])
+    L += _t(["shift", "w", "p", "LUTs/PE (xc2v)", "paper", "regs/PE", "paper", "ECP5 Fmax MHz", "paper MHz"], rows)
+    L += ["", "Paper's critical paths (p = 2): R " + CRITICAL_PATH_PAPER["right"] + "; L "
+          + CRITICAL_PATH_PAPER["left"] + ".", ""]
+    L += ["### Table III: totals and exponentiation times", "",
+          f"`montmul synth --core r4booth_right --width {s['t3_width']} --target xilinx --option family=xc2v "
+          f"--param WordWidth={s['word']} --param NumPes=P --instances`. The paper counts kernel + "
+          "controller without the memories and FIFO: our column 'paper's scope' is the breakdown's total "
+          "minus the word memories and FIFO; it still holds our operand and result registers and the "
+          "request shell (the paper's operands stay in external RAM). 'flat' is the flat run's count (the "
+          "memories as LUT RAM cells, not in the LUT column).", ""]
+    rows = []
+    for r in data["table3"]:
+        pl, pr = r["paper"]
+        if "error" in r:
+            cells = [f"failed: {r['error'][:80]}"] + ["—"] * 4
+        else:
+            sc = r.get("paper_scope")
+            k = r.get("kernel")
+            sh = r.get("shell")
+            cells = [f"{r['luts']:,} / {r['ff']:,} (+{r['lutram']} RAM)",
+                     f"{sc[0]:,} / {sc[1]:,}" if sc else "—",
+                     f"{k[0]:,} / {k[1]:,}" if k else "—",
+                     f"{sh[0]:,} / {sh[1]:,}" if sh else "—",
+                     f"{pl:,} / {pr:,}"]
+        rows.append([r["shift"][0].upper(), str(r["p"])] + cells)
+    L += _t(["shift", "p", "flat LUTs / FFs", "paper's scope", "kernel (PEs)", "shell", "paper LUTs / REGs"], rows)
+    fm = data["fmax_for_table3"]
+    L += ["", "Times: (2n + 2) products. 'paper clock' = the paper's counted kernel cycles (Sec. IV-C's equations, "
+          "`montmul.models.scalable.table3()`) at its clock (R 248 MHz, L 186 MHz); 'implied' = the range of "
+          "cycles per product the printed time allows; 'ECP5' = our core's whole latency (kernel + the last "
+          f"pass's drain, the model's, checked against the RTL) at our w = 16 ECP5 Fmax (R {_f(fm.get('right'), '.0f')}, "
+          f"L {_f(fm.get('left'), '.0f')} MHz).", ""]
+    rows = []
+    for r in data["table3"]:
+        for t in r["times"]:
+            lo, hi = t["implied_cycles"]
+            rows.append([r["shift"][0].upper(), str(r["p"]), str(t["n"]), t["case"], str(t["kernel_cycles"]),
+                         f"{lo:.1f}–{hi:.1f}", f"{t['ms_paper_clock']:.3f}", t["printed"],
+                         "=" if t["match"] else f"{100 * (t['ms_paper_clock'] / float(t['printed']) - 1):+.1f} %",
+                         str(t["latency"]), _f(t["ms_ecp5"], ".3f")])
+    L += _t(["shift", "p", "n", "case", "kernel cycles", "implied", "ms, paper clock", "printed ms", "",
+             "latency", "ms, ECP5"], rows)
+    L += ["", "Made by `python -m montmul.report.p002 --out docs/results_p002.md`.", ""]
+    return "\n".join(L)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m montmul.report.p002", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", type=Path, default=None, help="write the section here (default: stdout)")
+    ap.add_argument("--workers", type=int, default=None, help="parallel synthesis processes")
+    args = ap.parse_args(argv)
+    text = markdown(build(args.workers))
+    if args.out:
+        args.out.write_text(text)
+    else:
+        print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
