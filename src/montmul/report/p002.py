@@ -60,6 +60,10 @@ T2_WORDS = (4, 8, 16)
 T2_WIDTH = 64  #: build width of the Table II kernels (the PE does not depend on it)
 T3_WIDTH = 1024  #: build width of the Table III cores (n up to 1024)
 T3_PES = (16, 32, 64)
+#: the one p synthesized at Width = 1024 (a 1024-bit build with 64 PEs takes
+#: hours of Yosys on the shared machine); p = 32 and 64 add the exact kernel
+#: cost from the Table II breakdown (:func:`_kernel`)
+T3_BUILD_PES = 16
 T3_WORD = 16
 T3_BITS = (256, 1024)
 
@@ -75,8 +79,8 @@ def jobs() -> dict[str, list[synth.Job]]:
           for k in KINDS for w in T2_WORDS]
     fmax = [synth.Job(f"r4booth_{k}", T2_WIDTH, "ecp5", {"WordWidth": w, "NumPes": t2_pes(k, w)})
             for k in KINDS for w in T2_WORDS]
-    t3 = [synth.Job(f"r4booth_{k}", T3_WIDTH, "xilinx", {"WordWidth": T3_WORD, "NumPes": p}, {"family": "xc2v"})
-          for k in KINDS for p in T3_PES]
+    t3 = [synth.Job(f"r4booth_{k}", T3_WIDTH, "xilinx", {"WordWidth": T3_WORD, "NumPes": T3_BUILD_PES},
+                    {"family": "xc2v"}) for k in KINDS]
     return {"t2": t2, "fmax": fmax, "t3": t3}
 
 
@@ -115,30 +119,67 @@ def _latency(kind: str, n_bits: int, w: int, p: int) -> int:
     return model(1, 1, n, T3_WIDTH, word_width=w, num_pes=p).cycles
 
 
-def _t3_rows(results: dict[tuple[str, int], dict], fmax: dict[str, float | None]) -> list[dict]:
+def _kernel(t2: dict, kind: str, p: int) -> tuple[int, int] | None:
+    """LUTs and FFs of a p-PE kernel at w = 16 from the Table II build's
+    breakdown: the hierarchical run synthesizes each PE module once, so an
+    instance's cost depends only on its module and parameters; a right PE
+    has none besides w, a left PE its position 2i mod w, which repeats with
+    period w/2 = the Table II build's p.  So the p-PE kernel is exactly
+    p / p_t2 copies of the Table II kernel."""
+    if "error" in t2:
+        return None
+    pes = list(_pes(t2).values())
+    if p % len(pes):
+        return None
+    m = p // len(pes)
+    return m * _sum(pes, "luts"), m * _sum(pes, "ff")
+
+
+def _t3_rows(built: dict[str, dict], t2w16: dict[str, dict], fmax: dict[str, float | None]) -> list[dict]:
     rebuilt = {(r["shift"], r["p"], r["n"]): r for r in scalable.table3()}
     rows = []
     for kind in KINDS:
+        r = built[kind]
+        base: dict = {}
+        if "error" in r:
+            base["error"] = r["error"]
+        else:
+            try:
+                inst = synth.instance_costs(r)
+                top = inst[f"mm_r4booth_{kind}"]
+                pes = list(_pes(r).values())
+                mem = list(synth.instance_costs(r, "mm_r4booth_mem").values()) + \
+                    list(synth.instance_costs(r, "mm_r4booth_fifo").values())
+                ctrl = inst[f"mm_r4booth_{kind}/u_ctrl"]
+                base = {
+                    "flat": (r["luts"], r["ff"]),
+                    "lutram": sum(v for c, v in r["cells"].items() if c.startswith("RAM")),
+                    "kernel": (_sum(pes, "luts"), _sum(pes, "ff")),
+                    "mem_fifo": (_sum(mem, "luts"), _sum(mem, "ff")),
+                    "shell": (ctrl["luts"], ctrl["ff"]),
+                    "top": (top["luts"], top["ff"]),
+                }
+                base["rest"] = tuple(base["top"][i] - base["kernel"][i] - base["mem_fifo"][i] for i in (0, 1))
+            except (ValueError, KeyError) as exc:
+                base["error"] = f"no breakdown: {exc}"
         for p in T3_PES:
-            r = results[(kind, p)]
-            row: dict = {"shift": kind, "p": p, "paper": TABLE3_PAPER[(kind, p)], "times": []}
-            if "error" in r:
-                row["error"] = r["error"]
+            row: dict = {"shift": kind, "p": p, "paper": TABLE3_PAPER[(kind, p)], "times": [],
+                         "measured": p == T3_BUILD_PES}
+            k = _kernel(t2w16[kind], kind, p)
+            if "error" in base:
+                row["error"] = base["error"]
+            elif k is None:
+                row["error"] = "no Table II breakdown at w = 16"
             else:
-                row["luts"], row["ff"] = r["luts"], r["ff"]
-                row["lutram"] = sum(v for c, v in r["cells"].items() if c.startswith("RAM"))
-                try:
-                    inst = synth.instance_costs(r)
-                    top = inst[f"mm_r4booth_{kind}"]
-                    pes = list(_pes(r).values())
-                    mem = list(synth.instance_costs(r, "mm_r4booth_mem").values()) + \
-                        list(synth.instance_costs(r, "mm_r4booth_fifo").values())
-                    row["kernel"] = (_sum(pes, "luts"), _sum(pes, "ff"))
-                    row["mem_fifo"] = (_sum(mem, "luts"), _sum(mem, "ff"))
-                    row["shell"] = (inst[f"mm_r4booth_{kind}/u_ctrl"]["luts"], inst[f"mm_r4booth_{kind}/u_ctrl"]["ff"])
-                    row["paper_scope"] = (top["luts"] - row["mem_fifo"][0], top["ff"] - row["mem_fifo"][1])
-                except (ValueError, KeyError) as exc:
-                    row["breakdown_error"] = str(exc)
+                row["kernel"] = k
+                row["rest"] = base["rest"]
+                row["shell"] = base["shell"]
+                row["paper_scope"] = (base["rest"][0] + k[0], base["rest"][1] + k[1])
+                dk = (k[0] - base["kernel"][0], k[1] - base["kernel"][1])
+                row["flat"] = (base["flat"][0] + dk[0], base["flat"][1] + dk[1])
+                row["lutram"] = base["lutram"]
+                if p == T3_BUILD_PES:
+                    row["kernel_measured"] = base["kernel"]
             for n in T3_BITS:
                 t = rebuilt[(kind, p, n)]
                 lat = _latency(kind, n, T3_WORD, p)
@@ -163,7 +204,8 @@ def build(workers: int | None = None) -> dict:
     t2x, t2e, t3 = res[:n2], res[n2:n2 + n3], res[n2 + n3:]
     table2 = [_t2_row(j.core.split("_")[1], j.params["WordWidth"], xr, er) for j, xr, er in zip(js["t2"], t2x, t2e)]
     fmax = {r["shift"]: r.get("fmax_mhz") for r in table2 if r["w"] == T3_WORD}
-    table3 = _t3_rows({(j.core.split("_")[1], j.params["NumPes"]): r for j, r in zip(js["t3"], t3)}, fmax)
+    t2w16 = {j.core.split("_")[1]: r for j, r in zip(js["t2"], t2x) if j.params["WordWidth"] == T3_WORD}
+    table3 = _t3_rows({j.core.split("_")[1]: r for j, r in zip(js["t3"], t3)}, t2w16, fmax)
     return {
         "table2": table2,
         "table3": table3,
@@ -209,27 +251,32 @@ def markdown(data: dict) -> str:
           + CRITICAL_PATH_PAPER["left"] + ".", ""]
     L += ["### Table III: totals and exponentiation times", "",
           f"`montmul synth --core r4booth_right --width {s['t3_width']} --target xilinx --option family=xc2v "
-          f"--param WordWidth={s['word']} --param NumPes=P --instances`. The paper counts kernel + "
-          "controller without the memories and FIFO: our column 'paper's scope' is the breakdown's total "
-          "minus the word memories and FIFO; it still holds our operand and result registers and the "
-          "request shell (the paper's operands stay in external RAM). 'flat' is the flat run's count (the "
-          "memories as LUT RAM cells, not in the LUT column).", ""]
+          f"--param WordWidth={s['word']} --param NumPes={T3_BUILD_PES} --instances` (and r4booth_left). The paper "
+          "counts kernel + controller without the memories and FIFO; our 'paper's scope' is the breakdown's "
+          "total minus the word memories and FIFO, i.e. the kernel (PEs) plus the rest, which holds our "
+          "controller, operand and result registers and the request shell ('shell', the input range check; "
+          "the paper's operands stay in external RAM). "
+          f"Only p = {T3_BUILD_PES} is synthesized at Width = {s['t3_width']}; for p = 32 and 64 the kernel is "
+          "exact from the Table II breakdown (the hierarchical run costs each PE module once: p/p' copies of "
+          "the Table II kernel; at p = 16 it equals the measured one, column 'check') and the rest is the p = 16 "
+          "build's (it does not depend on p but for the X window's 2p extra bits). 'flat' is the flat run's "
+          "count (+ the same kernel difference for p = 32, 64), the memories and FIFO as LUT-RAM cells.", ""]
     rows = []
     for r in data["table3"]:
         pl, pr = r["paper"]
         if "error" in r:
-            cells = [f"failed: {r['error'][:80]}"] + ["—"] * 4
+            cells = [f"failed: {r['error'][:80]}"] + ["—"] * 5
         else:
-            sc = r.get("paper_scope")
-            k = r.get("kernel")
-            sh = r.get("shell")
-            cells = [f"{r['luts']:,} / {r['ff']:,} (+{r['lutram']} RAM)",
-                     f"{sc[0]:,} / {sc[1]:,}" if sc else "—",
-                     f"{k[0]:,} / {k[1]:,}" if k else "—",
-                     f"{sh[0]:,} / {sh[1]:,}" if sh else "—",
-                     f"{pl:,} / {pr:,}"]
-        rows.append([r["shift"][0].upper(), str(r["p"])] + cells)
-    L += _t(["shift", "p", "flat LUTs / FFs", "paper's scope", "kernel (PEs)", "shell", "paper LUTs / REGs"], rows)
+            km = r.get("kernel_measured")
+            cells = [f"{r['flat'][0]:,} / {r['flat'][1]:,} (+{r['lutram']} RAM)",
+                     f"{r['paper_scope'][0]:,} / {r['paper_scope'][1]:,}",
+                     f"{r['kernel'][0]:,} / {r['kernel'][1]:,}",
+                     ("= measured" if tuple(km) == tuple(r["kernel"]) else f"measured {km[0]} / {km[1]}") if km else "derived",
+                     f"{r['rest'][0]:,} / {r['rest'][1]:,}",
+                     f"{r['shell'][0]:,} / {r['shell'][1]:,}"]
+        rows.append([r["shift"][0].upper(), str(r["p"])] + cells + [f"{pl:,} / {pr:,}"])
+    L += _t(["shift", "p", "flat LUTs / FFs", "paper's scope", "kernel (PEs)", "check", "rest", "of which shell",
+             "paper LUTs / REGs"], rows)
     fm = data["fmax_for_table3"]
     L += ["", "Times: (2n + 2) products. 'paper clock' = the paper's counted kernel cycles (Sec. IV-C's equations, "
           "`montmul.models.scalable.table3()`) at its clock (R 248 MHz, L 186 MHz); 'implied' = the range of "
