@@ -30,30 +30,15 @@ from pathlib import Path
 
 from .. import synth
 from ..models import scalable
+from . import papers
 
-#: Table II as printed: (shift, w) -> (LUTs/PE, registers/PE, clock MHz)
-TABLE2_PAPER: dict[tuple[str, int], tuple[int, int, int]] = {
-    ("right", 4): (50, 49, 259),
-    ("right", 8): (91, 87, 249),
-    ("right", 16): (154, 149, 248),
-    ("left", 4): (54, 41, 216),
-    ("left", 8): (102, 60, 213),
-    ("left", 16): (176, 89, 186),
-}
+#: Tables II and III as printed (resources; times: montmul.models.scalable.TABLE3)
+TABLE2_PAPER = papers.TABLE2_002
+TABLE3_PAPER = papers.TABLE3_002
 #: the printed critical paths
 CRITICAL_PATH_PAPER = {
     "right": "INV + MUX5 + 2CSA + MUX2 + REG",
     "left": "ENC + INV + MUX5 + 2CSA + AND + 2MUX2 + REG",
-}
-#: Table III as printed: (shift, p) -> (LUTs, REGs); the times are
-#: montmul.models.scalable.TABLE3
-TABLE3_PAPER: dict[tuple[str, int], tuple[int, int]] = {
-    ("right", 16): (3069, 2640),
-    ("right", 32): (5959, 5079),
-    ("right", 64): (11853, 10292),
-    ("left", 16): (2469, 1458),
-    ("left", 32): (4852, 2887),
-    ("left", 64): (9637, 5690),
 }
 KINDS = ("right", "left")
 T2_WORDS = (4, 8, 16)
