@@ -151,12 +151,13 @@ def _t3_rows(built: dict[str, dict], t2w16: dict[str, dict], fmax: dict[str, flo
             row: dict = {"shift": kind, "p": p, "paper": TABLE3_PAPER[(kind, p)], "times": [],
                          "measured": p == T3_BUILD_PES}
             k = _kernel(t2w16[kind], kind, p)
+            if k is not None:
+                row["kernel"] = k
             if "error" in base:
                 row["error"] = base["error"]
             elif k is None:
                 row["error"] = "no Table II breakdown at w = 16"
             else:
-                row["kernel"] = k
                 row["rest"] = base["rest"]
                 row["shell"] = base["shell"]
                 row["paper_scope"] = (base["rest"][0] + k[0], base["rest"][1] + k[1])
@@ -250,7 +251,8 @@ def markdown(data: dict) -> str:
     for r in data["table3"]:
         pl, pr = r["paper"]
         if "error" in r:
-            cells = [f"failed: {r['error'][:80]}"] + ["—"] * 5
+            k = r.get("kernel")
+            cells = [f"failed: {r['error'][:80]}", "—", f"{k[0]:,} / {k[1]:,}" if k else "—", "derived", "—", "—"]
         else:
             km = r.get("kernel_measured")
             cells = [f"{r['flat'][0]:,} / {r['flat'][1]:,} (+{r['lutram']} RAM)",
