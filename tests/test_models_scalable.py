@@ -227,6 +227,22 @@ def test_table3():
         assert abs(r["ms"] / float(r["printed"]) - 1) < 0.05, r
 
 
+def test_table3_no_common_reading():
+    """The printed times that differ cannot all be reconciled by one FIFO
+    latency b or one constant number of cycles added per product."""
+    rows = sc.table3()
+    for r in rows:
+        lo, hi = r["implied_cycles"]
+        assert (lo <= r["kernel_cycles"] <= hi) == r["match"], r
+    for b in range(1, 9):
+        assert not all(r["match"] for r in sc.table3(fifo_latency=b)), b
+    for kind in sc.KINDS:
+        mine = [r for r in rows if r["shift"] == kind]
+        lo = max(r["implied_cycles"][0] - r["kernel_cycles"] for r in mine)
+        hi = min(r["implied_cycles"][1] - r["kernel_cycles"] for r in mine)
+        assert lo > hi, (kind, lo, hi)
+
+
 # --------------------------------------------------------------------------
 # Bad input
 

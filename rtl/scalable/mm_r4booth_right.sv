@@ -9,8 +9,9 @@
 // the cycles of an n-bit product:
 //   e = ceil((n+3)/w) words, k = ceil((n+4)/(2p)) pipeline cycles,
 //   S = A*B*2^-(2pk-2) mod N in [0, 2N) for A, B in [0, 2N).
-// Structure (Fig. 3): word memories for X, Y, |M^| and N written at the
-// accepting edge; a kernel of NumPes PEs (mm_r4booth_right_pe) in a generate
+// Structure (Fig. 3): X, Y and N captured at the accepting edge (the
+// interface delivers them in parallel); word memories (LUT RAM) for Y and
+// |M^|, filled word by word in pass 0, |M^| computed there from N; a kernel of NumPes PEs (mm_r4booth_right_pe) in a generate
 // loop, each taking one Booth digit of X per pipeline cycle and one w-bit word
 // per clock; a FIFO (mm_r4booth_fifo, latency FifoLatency) from the last PE
 // back to the first; the final correction + ((t xor s<0) ? N : 0) + t added
@@ -57,7 +58,9 @@ module mm_r4booth_right #(
   localparam int P       = NumPes;
   localparam int LogW    = $clog2(W);
   localparam int EMax    = (Width + 3 + W - 1) / W;          // words at n = Width
-  localparam int MemBits = EMax * W;
+  localparam int MemWords = EMax;
+  localparam int MemBits = MemWords * W;
+  localparam int MemAW   = (MemWords > 1) ? $clog2(MemWords) : 1;
   localparam int KMax    = (Width + 4 + 2 * P - 1) / (2 * P); // pipeline cycles at n = Width
   localparam int XWinW   = 2 * P * KMax + 3;                 // X << 1, with room for the top digit
   localparam int NbW     = $clog2(Width + 1);
@@ -93,14 +96,14 @@ module mm_r4booth_right #(
     .res_i      (res)
   );
 
-  // ------------------------------------------------- operand memories
-  logic [MemBits-1:0] y_q, m_q, n_q, res_q, y_d, m_d, n_d, res_d;
+  // ------------------------------------------------- operand registers
+  logic [MemBits-1:0] n_q, n_d;        // N, for M^ (pass 0) and the correction
+  logic [MemWords-1:0][W-1:0] yr;     // Y (pass 0), then the result words
   logic [XWinW-1:0]   xwin_q, xwin_d;
   logic               mneg_q, mneg_d;
   logic [JW-1:0]      e_q, e_d;        // words per pass
   logic [BitsW-1:0]   nlim_q, nlim_d;  // n + 4: digits cover it when 2p*passes >= n + 4
   logic [NbW-1:0]     nbits;           // bit length of n_i
-  logic [Width-1:0]   mhat;            // |M^| = (N >> 2) + N[1]
 
   // modulus length: a priority encoder on N (a function, so that the
   // intermediate values of the loop are not events: Icarus 11 would re-run an
@@ -115,7 +118,6 @@ module mm_r4booth_right #(
   endfunction
 
   assign nbits = bit_length(n_i);
-  assign mhat = Width'(n_i >> 2) + Width'(n_i[1]);
 
   // ------------------------------------------------- kernel streams
   logic [P:0]        sv, sf, sl, szs, st;
@@ -198,6 +200,67 @@ module mm_r4booth_right #(
   logic [W+1:0]     osum;
   logic [W-1:0]     nword;
 
+  // ------------------------------------------------- operand storage
+  // The common interface delivers A, B and N in parallel, so they are
+  // captured in registers at the accepting edge: X in the digit window
+  // (xwin_q), N in n_q, Y in the words yr.  In pass 0 PE0 takes Y_j from yr
+  // and |M^|_j = ((N >> 2) + N[1])_j, computed word by word from n_q with a
+  // carry (no carry chain longer than a word), and both are written to the
+  // word memories (mm_r4booth_mem: LUT RAM), which feed every later pass.
+  // yr is then free and collects the result: the final pass writes result
+  // word j after PE0 has read Y_j (the last PE is at least p cycles behind).
+  logic [MemBits+1:0] npad;
+  logic [W:0]         msum;           // |M^|_j and its carry out
+  logic               mc_q, mc_d;     // |M^| carry between words (pass 0)
+  logic [W-1:0]       ymem_rd, mmem_rd;
+  logic [MemBits-1:0] yr_flat, bpad;
+  logic               mem_we, res_we;
+
+  assign npad    = {2'b0, n_q};
+  assign msum    = {1'b0, npad[j*W+2 +: W]} + {{W{1'b0}}, (j == '0) ? n_q[1] : mc_q};
+  assign mem_we  = feed & pass0_q;
+  assign bpad    = MemBits'(b_i);
+  assign yr_flat = yr;
+
+  mm_r4booth_mem #(
+    .DataWidth(W),
+    .Depth    (MemWords),
+    .AddrWidth(MemAW)
+  ) u_ymem (
+    .clk_i  (clk_i),
+    .we_i   (mem_we),
+    .addr_i (j[MemAW-1:0]),
+    .wdata_i(yr[j]),
+    .rdata_o(ymem_rd)
+  );
+
+  mm_r4booth_mem #(
+    .DataWidth(W),
+    .Depth    (MemWords),
+    .AddrWidth(MemAW)
+  ) u_mmem (
+    .clk_i  (clk_i),
+    .we_i   (mem_we),
+    .addr_i (j[MemAW-1:0]),
+    .wdata_i(msum[W-1:0]),
+    .rdata_o(mmem_rd)
+  );
+
+  // yr: loaded with Y by a legal request, word oj rewritten by the final pass
+  for (genvar i = 0; i < MemWords; i++) begin : gen_yr
+    logic [W-1:0] word_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        word_q <= '0;
+      end else if (start) begin
+        word_q <= bpad[i*W +: W];
+      end else if (res_we && oj == JW'(i)) begin
+        word_q <= osum[W-1:0];
+      end
+    end
+    assign yr[i] = word_q;
+  end
+
   // PE0's input: pass 0 from zero, later passes from the FIFO.  A pass from
   // the FIFO starts in the first cycle its word 0 is at the head.  (The
   // combinational values are continuous assignments: Icarus 11 loops on an
@@ -212,8 +275,8 @@ module mm_r4booth_right #(
   assign pe0_z      = pass0_q ? '0 : fifo_rd[W-1:0];
   assign pe0_zs     = pass0_q ? 1'b0 : fifo_rd[W];
   assign pe0_t      = pass0_q ? 1'b0 : fifo_rd[W+1];
-  assign pe0_y      = y_q[j*W +: W];
-  assign pe0_m      = m_q[j*W +: W];
+  assign pe0_y      = pass0_q ? yr[j] : ymem_rd;
+  assign pe0_m      = pass0_q ? msum[W-1:0] : mmem_rd;
 
   // The last PE's stream: to the FIFO, or (last pass) through the correction
   // adder into the result register.
@@ -226,6 +289,7 @@ module mm_r4booth_right #(
   assign ocin       = sf[P] ? {1'b0, st[P]} : ocarry_q;
   assign nword      = n_q[oj*W +: W];
   assign osum       = {2'b0, sz[P]} + (add_n ? {2'b0, nword} : '0) + {{W{1'b0}}, ocin};
+  assign res_we     = sv[P] & busy & final_pass;
   assign done       = sv[P] & busy & final_pass & sl[P];
   assign xshift     = sv[P-1] & sf[P-1];
 
@@ -240,15 +304,16 @@ module mm_r4booth_right #(
     ocarry_d  = ocarry_q;
     tfin_d    = tfin_q;
     xwin_d    = xwin_q;
-    y_d       = y_q;
-    m_d       = m_q;
     n_d       = n_q;
-    res_d     = res_q;
+    mc_d      = mc_q;
     mneg_d    = mneg_q;
     e_d       = e_q;
     nlim_d    = nlim_q;
 
     if (feed) begin
+      if (pass0_q) begin
+        mc_d = msum[W];
+      end
       if (j == e_q - 1'b1) begin
         active_d = 1'b0;
         pass0_d  = 1'b0;
@@ -272,10 +337,7 @@ module mm_r4booth_right #(
         outbits_d = outbits_q + BitsW'(2 * P);
       end
       if (final_pass) begin
-        // word oj of the result (a whole-vector update: Icarus re-runs an
-        // always_comb that writes part of a vector it also reads)
-        res_d    = (res_q & ~(MemBits'({W{1'b1}}) << (oj * W)))
-                 | (MemBits'(osum[W-1:0]) << (oj * W));
+        // word oj of the result goes to yr (gen_yr)
         ocarry_d = osum[W+1:W];
         oj_d     = oj + 1'b1;
         tfin_d   = tsel;
@@ -284,14 +346,11 @@ module mm_r4booth_right #(
 
     // A legal request loads everything and starts pass 0 in the next cycle.
     if (start) begin
-      y_d       = MemBits'(b_i);
-      m_d       = MemBits'(mhat);
       n_d       = MemBits'(n_i);
       xwin_d    = XWinW'({a_i, 1'b0});
       mneg_d    = ~n_i[1];
       e_d       = JW'((32'(nbits) + 3 + W - 1) >> LogW);
       nlim_d    = BitsW'(nbits) + BitsW'(4);
-      res_d     = MemBits'(0);
       active_d  = 1'b1;
       pass0_d   = 1'b1;
       fj_d      = '0;
@@ -306,10 +365,8 @@ module mm_r4booth_right #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      y_q       <= MemBits'(0);
-      m_q       <= MemBits'(0);
       n_q       <= MemBits'(0);
-      res_q     <= MemBits'(0);
+      mc_q      <= 1'b0;
       xwin_q    <= XWinW'(0);
       mneg_q    <= 1'b0;
       e_q       <= '0;
@@ -324,10 +381,8 @@ module mm_r4booth_right #(
       ocarry_q  <= '0;
       tfin_q    <= 1'b0;
     end else begin
-      y_q       <= y_d;
-      m_q       <= m_d;
       n_q       <= n_d;
-      res_q     <= res_d;
+      mc_q      <= mc_d;
       xwin_q    <= xwin_d;
       mneg_q    <= mneg_d;
       e_q       <= e_d;
@@ -345,11 +400,12 @@ module mm_r4booth_right #(
   end
 
   // The last PE's Y and M^ words have no further use; accept is only needed
-  // by cores that answer rejected requests themselves.
-  logic [2*W:0] unused_tail;
-  assign unused_tail = {sy[P], sm[P], accept};
+  // by cores that answer rejected requests themselves; the result is below
+  // 2N < 2^(Width+1), so yr's words above are zero.
+  logic [2*W+MemBits-Width-1:0] unused_tail;
+  assign unused_tail = {sy[P], sm[P], accept, yr_flat[MemBits-1:Width+1]};
 
   // The result is below 2N < 2^(Width+1): the words above are zero.
-  assign res = res_q[Width:0];
+  assign res = yr_flat[Width:0];
 
 endmodule

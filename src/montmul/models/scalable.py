@@ -488,19 +488,25 @@ TABLE3 = (
 )
 
 
+def _decimals(printed: str) -> int:
+    return len(printed.split(".")[1]) if "." in printed else 0
+
+
 def _round_like(value: float, printed: str) -> str:
-    decimals = len(printed.split(".")[1]) if "." in printed else 0
-    return f"{value:.{decimals}f}"
+    return f"{value:.{_decimals(printed)}f}"
 
 
 def table3(fifo_latency: int = 1) -> list[dict[str, object]]:
     """Table III rebuilt: (2n+2) products of the model's kernel cycles at the
     table's clock, beside the printed time; ``match`` says whether the rebuilt
-    time rounds to the printed digits."""
+    time rounds to the printed digits; ``implied_cycles`` is the range of
+    cycles per product that rounds to the printed time at the table's clock."""
     rows = []
     for kind, mhz, w, p, n, printed in TABLE3:
         s = schedule(kind, n, w, p, fifo_latency)
         ms = (2 * n + 2) * s.kernel / (mhz * 1e3)
+        half = Fraction(1, 2 * 10 ** _decimals(printed))
+        implied = tuple(float((Fraction(printed) + d) * mhz * 1000 / (2 * n + 2)) for d in (-half, half))
         rebuilt = _round_like(ms, printed)
         rows.append(
             {
@@ -515,6 +521,7 @@ def table3(fifo_latency: int = 1) -> list[dict[str, object]]:
                 "rebuilt": rebuilt,
                 "printed": printed,
                 "match": rebuilt == printed,
+                "implied_cycles": implied,
             }
         )
     return rows

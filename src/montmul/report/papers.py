@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..models import scalable as _scalable
+
 TECH_000 = "TSMC 90 nm standard cells, Synopsys DC + Cadence SoC Encounter, post-layout delay"
 TECH_002 = "Xilinx XC2V2000-6 Virtex-II (4-input LUTs), Synplify Pro"
 TECH_003 = "Xilinx Virtex-7 (6-input LUTs, DSP48E1 24x17 use)"
@@ -99,18 +101,33 @@ class FpgaPoint:
 
 
 _002 = "paper 002 Table III (kernel + controller; exponentiation = 2n+2 multiplications)"
+
+#: paper 002 Table II as printed: (shift, w) -> (4-input LUTs/PE, registers/PE, clock MHz)
+TABLE2_002: dict[tuple[str, int], tuple[int, int, int]] = {
+    ("right", 4): (50, 49, 259),
+    ("right", 8): (91, 87, 249),
+    ("right", 16): (154, 149, 248),
+    ("left", 4): (54, 41, 216),
+    ("left", 8): (102, 60, 213),
+    ("left", 16): (176, 89, 186),
+}
+#: paper 002 Table III's resources (w = 16): (shift, p) -> (LUTs, REGs); its
+#: clocks and exponentiation times are montmul.models.scalable.TABLE3
+TABLE3_002: dict[tuple[str, int], tuple[int, int]] = {
+    ("right", 16): (3069, 2640),
+    ("right", 32): (5959, 5079),
+    ("right", 64): (11853, 10292),
+    ("left", 16): (2469, 1458),
+    ("left", 32): (4852, 2887),
+    ("left", 64): (9637, 5690),
+}
 _003 = "paper 003 Table I"
 
 FPGA_PAPERS: list[FpgaPoint] = [
     # paper 002: parallel radix-4 scalable Booth (w = 16, v = 2), p PEs
-    *[FpgaPoint("002", f"radix-4 Booth right-shift, p={p}", "Virtex-II", n, luts, regs, 0, 248, exp_ms=t, note=_002)
-      for p, luts, regs, times in ((16, 3069, 2640, (0.62, 18)), (32, 5959, 5079, (0.68, 9.1)),
-                                   (64, 11853, 10292, (0.80, 9.7)))
-      for n, t in zip((256, 1024), times)],
-    *[FpgaPoint("002", f"radix-4 Booth left-shift, p={p}", "Virtex-II", n, luts, regs, 0, 186, exp_ms=t, note=_002)
-      for p, luts, regs, times in ((16, 2469, 1458, (0.47, 24)), (32, 4852, 2887, (0.52, 13)),
-                                   (64, 9637, 5690, (0.60, 7.2)))
-      for n, t in zip((256, 1024), times)],
+    *[FpgaPoint("002", f"radix-4 Booth {kind}-shift, p={p}", "Virtex-II", n, *TABLE3_002[(kind, p)], 0, mhz,
+                exp_ms=float(t), note=_002)
+      for kind, mhz, w, p, n, t in _scalable.TABLE3],
     *[FpgaPoint("002", design, "Virtex-II", n, luts, regs, 0, f, exp_ms=t, note=_002)
       for design, f, luts, regs, times in (
           ("radix-4 non-Booth [6], p=32", 248, 4997, 4051, (0.38, 9.4)),

@@ -1,0 +1,301 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Paper 002's Tables II and III rebuilt (the scalable radix-4 Booth cores
+``r4booth_right`` and ``r4booth_left``), a family section of ``montmul
+report``.
+
+    python -m montmul.report.p002 [--out docs/results_p002.md] [--workers N]
+
+Table II (LUTs and registers per PE, critical path, clock): Yosys
+``synth_xilinx -family xc2v`` (Virtex-II, the paper's 4-input-LUT family) of a
+small kernel, the per-PE figure read from the per-instance breakdown
+(:func:`montmul.synth.instance_costs`) and averaged over the kernel's PEs;
+the clock from ECP5 place and route of the same build (nextpnr-ecp5,
+post-route Fmax).  The paper's critical paths come from a p = 2 kernel; the
+left-shifting core needs w | 2p, so its w = 8 and 16 builds have p = 4 and 8.
+
+Table III (total LUTs and registers for p = 16, 32, 64 at w = 16; 256- and
+1024-bit exponentiation times): xc2v synthesis of the core at Width = 1024,
+split by the breakdown into the kernel (PEs), the word memories and FIFO
+(which the paper leaves out), and the rest (controller, operand and result
+registers, request shell); times = (2n + 2) products of the model's cycles,
+at the paper's clock (kernel cycles: the paper's count) and at our ECP5 Fmax
+(the core's whole latency).  docs/scalable.md explains every difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+
+from .. import synth
+from ..models import scalable
+from . import papers
+
+#: Tables II and III as printed (resources; times: montmul.models.scalable.TABLE3)
+TABLE2_PAPER = papers.TABLE2_002
+TABLE3_PAPER = papers.TABLE3_002
+#: the printed critical paths
+CRITICAL_PATH_PAPER = {
+    "right": "INV + MUX5 + 2CSA + MUX2 + REG",
+    "left": "ENC + INV + MUX5 + 2CSA + AND + 2MUX2 + REG",
+}
+KINDS = ("right", "left")
+T2_WORDS = (4, 8, 16)
+T2_WIDTH = 64  #: build width of the Table II kernels (the PE does not depend on it)
+T3_WIDTH = 1024  #: build width of the Table III cores (n up to 1024)
+T3_PES = (16, 32, 64)
+#: the one p synthesized at Width = 1024 (a 1024-bit build with 64 PEs takes
+#: hours of Yosys on the shared machine); p = 32 and 64 add the exact kernel
+#: cost from the Table II breakdown (:func:`_kernel`)
+T3_BUILD_PES = 16
+T3_WORD = 16
+T3_BITS = (256, 1024)
+
+
+def t2_pes(kind: str, w: int) -> int:
+    """The Table II kernel's p: 2 as in the paper, or the smallest p with
+    w | 2p for the left-shifting core."""
+    return 2 if kind == "right" else max(2, w // 2)
+
+
+def jobs() -> dict[str, list[synth.Job]]:
+    t2 = [synth.Job(f"r4booth_{k}", T2_WIDTH, "xilinx", {"WordWidth": w, "NumPes": t2_pes(k, w)}, {"family": "xc2v"})
+          for k in KINDS for w in T2_WORDS]
+    fmax = [synth.Job(f"r4booth_{k}", T2_WIDTH, "ecp5", {"WordWidth": w, "NumPes": t2_pes(k, w)})
+            for k in KINDS for w in T2_WORDS]
+    t3 = [synth.Job(f"r4booth_{k}", T3_WIDTH, "xilinx", {"WordWidth": T3_WORD, "NumPes": T3_BUILD_PES},
+                    {"family": "xc2v"}) for k in KINDS]
+    return {"t2": t2, "fmax": fmax, "t3": t3}
+
+
+def _pes(result: dict) -> dict[str, dict]:
+    return synth.instance_costs(result, "mm_r4booth_*_pe")
+
+
+def _sum(costs, key: str) -> int:
+    return sum(c[key] for c in costs)
+
+
+def _t2_row(kind: str, w: int, xr: dict, er: dict) -> dict:
+    row: dict = {"shift": kind, "w": w, "p": t2_pes(kind, w), "paper": TABLE2_PAPER[(kind, w)]}
+    if "error" in xr:
+        row["error"] = xr["error"]
+    else:
+        try:
+            pes = list(_pes(xr).values())
+            row["luts_pe"] = _sum(pes, "luts") / len(pes)
+            row["ff_pe"] = _sum(pes, "ff") / len(pes)
+            row["luts_pe_range"] = (min(c["luts"] for c in pes), max(c["luts"] for c in pes))
+        except ValueError as exc:
+            row["error"] = str(exc)
+    if "error" in er:
+        row["fmax_error"] = er["error"]
+    else:
+        row["fmax_mhz"] = er["fmax_mhz"]
+    return row
+
+
+def _latency(kind: str, n_bits: int, w: int, p: int) -> int:
+    """The core's latency for one n-bit product (the model's; it depends on
+    the modulus length only)."""
+    n = random.Random(n_bits).getrandbits(n_bits) | (1 << (n_bits - 1)) | 1
+    model = scalable.r4booth_right if kind == "right" else scalable.r4booth_left
+    return model(1, 1, n, T3_WIDTH, word_width=w, num_pes=p).cycles
+
+
+def _kernel(t2: dict, kind: str, p: int) -> tuple[int, int] | None:
+    """LUTs and FFs of a p-PE kernel at w = 16 from the Table II build's
+    breakdown: the hierarchical run synthesizes each PE module once, so an
+    instance's cost depends only on its module and parameters; a right PE
+    has none besides w, a left PE its position 2i mod w, which repeats with
+    period w/2 = the Table II build's p.  So the p-PE kernel is exactly
+    p / p_t2 copies of the Table II kernel."""
+    if "error" in t2:
+        return None
+    pes = list(_pes(t2).values())
+    if p % len(pes):
+        return None
+    m = p // len(pes)
+    return m * _sum(pes, "luts"), m * _sum(pes, "ff")
+
+
+def _t3_rows(built: dict[str, dict], t2w16: dict[str, dict], fmax: dict[str, float | None]) -> list[dict]:
+    rebuilt = {(r["shift"], r["p"], r["n"]): r for r in scalable.table3()}
+    rows = []
+    for kind in KINDS:
+        r = built[kind]
+        base: dict = {}
+        if "error" in r:
+            base["error"] = r["error"]
+        else:
+            try:
+                inst = synth.instance_costs(r)
+                top = inst[f"mm_r4booth_{kind}"]
+                pes = list(_pes(r).values())
+                mem = list(synth.instance_costs(r, "mm_r4booth_mem").values()) + \
+                    list(synth.instance_costs(r, "mm_r4booth_fifo").values())
+                ctrl = inst[f"mm_r4booth_{kind}/u_ctrl"]
+                base = {
+                    "flat": (r["luts"], r["ff"]),
+                    "lutram": sum(v for c, v in r["cells"].items() if c.startswith("RAM")),
+                    "kernel": (_sum(pes, "luts"), _sum(pes, "ff")),
+                    "mem_fifo": (_sum(mem, "luts"), _sum(mem, "ff")),
+                    "shell": (ctrl["luts"], ctrl["ff"]),
+                    "top": (top["luts"], top["ff"]),
+                }
+                base["rest"] = tuple(base["top"][i] - base["kernel"][i] - base["mem_fifo"][i] for i in (0, 1))
+            except (ValueError, KeyError) as exc:
+                base["error"] = f"no breakdown: {exc}"
+        for p in T3_PES:
+            row: dict = {"shift": kind, "p": p, "paper": TABLE3_PAPER[(kind, p)], "times": [],
+                         "measured": p == T3_BUILD_PES}
+            k = _kernel(t2w16[kind], kind, p)
+            if k is not None:
+                row["kernel"] = k
+            if "error" in base:
+                row["error"] = base["error"]
+            elif k is None:
+                row["error"] = "no Table II breakdown at w = 16"
+            else:
+                row["rest"] = base["rest"]
+                row["shell"] = base["shell"]
+                row["paper_scope"] = (base["rest"][0] + k[0], base["rest"][1] + k[1])
+                dk = (k[0] - base["kernel"][0], k[1] - base["kernel"][1])
+                row["flat"] = (base["flat"][0] + dk[0], base["flat"][1] + dk[1])
+                row["lutram"] = base["lutram"]
+                if p == T3_BUILD_PES:
+                    row["kernel_measured"] = base["kernel"]
+            for n in T3_BITS:
+                t = rebuilt[(kind, p, n)]
+                lat = _latency(kind, n, T3_WORD, p)
+                f = fmax.get(kind)
+                row["times"].append({
+                    "n": n, "case": t["case"], "kernel_cycles": t["kernel_cycles"], "latency": lat,
+                    "paper_mhz": t["mhz"], "ms_paper_clock": t["ms"], "printed": t["printed"], "match": t["match"],
+                    "implied_cycles": t["implied_cycles"],
+                    "ms_ecp5": (2 * n + 2) * lat / (f * 1e3) if f else None,
+                })
+            rows.append(row)
+    return rows
+
+
+def build(workers: int | None = None) -> dict:
+    """Run (or read from the cache) the synthesis jobs and assemble both
+    tables; failed runs keep their reason."""
+    js = jobs()
+    flat = js["t2"] + js["fmax"] + js["t3"]
+    res = synth.run_many(flat, workers=workers, on_error="return")
+    n2, n3 = len(js["t2"]), len(js["fmax"])
+    t2x, t2e, t3 = res[:n2], res[n2:n2 + n3], res[n2 + n3:]
+    table2 = [_t2_row(j.core.split("_")[1], j.params["WordWidth"], xr, er) for j, xr, er in zip(js["t2"], t2x, t2e)]
+    fmax = {r["shift"]: r.get("fmax_mhz") for r in table2 if r["w"] == T3_WORD}
+    t2w16 = {j.core.split("_")[1]: r for j, r in zip(js["t2"], t2x) if j.params["WordWidth"] == T3_WORD}
+    table3 = _t3_rows({j.core.split("_")[1]: r for j, r in zip(js["t3"], t3)}, t2w16, fmax)
+    return {
+        "table2": table2,
+        "table3": table3,
+        "fmax_for_table3": fmax,
+        "settings": {"t2_width": T2_WIDTH, "t3_width": T3_WIDTH, "word": T3_WORD,
+                     "yosys": next((r["tools"].get("yosys") for r in res if "tools" in r), None),
+                     "nextpnr": next((r["tools"].get("nextpnr") for r in t2e if "tools" in r), None)},
+    }
+
+
+def _f(x, fmt: str = ",.0f") -> str:
+    return "—" if x is None else format(x, fmt)
+
+
+def _t(header: list[str], rows: list[list[str]]) -> list[str]:
+    return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + ["| " + " | ".join(r) + " |" for r in rows]
+
+
+def markdown(data: dict) -> str:
+    s = data["settings"]
+    L = ["## Paper 002: scalable radix-4 Booth (r4booth_right, r4booth_left)", ""]
+    L += ["Paper 002 used Synplify Pro on a Xilinx XC2V2000-6 (Virtex-II). Ours: Yosys "
+          f"`synth_xilinx -family xc2v` ({s['yosys']}) for LUTs and registers, nextpnr-ecp5 "
+          f"({s['nextpnr']}, LFE5U-85F) for the clock. Differences explained in docs/scalable.md.", ""]
+    L += ["### Table II: per PE", "",
+          f"`montmul synth --core r4booth_right --width {s['t2_width']} --target xilinx --option family=xc2v "
+          "--param WordWidth=W --param NumPes=P --instances` (and `--target ecp5` for Fmax); per PE = the PE "
+          "instances of the kernel (`mm_r4booth_*_pe`) averaged over its p PEs (left: the PEs differ by "
+          "their bit position; the range is given).", ""]
+    rows = []
+    for r in data["table2"]:
+        pl, pr, pf = r["paper"]
+        if "error" in r:
+            lut = ff = f"failed: {r['error'][:80]}"
+        else:
+            lo, hi = r["luts_pe_range"]
+            lut = f"{r['luts_pe']:.0f}" + (f" ({lo}–{hi})" if lo != hi else "")
+            ff = f"{r['ff_pe']:.0f}"
+        fm = f"{r['fmax_mhz']:.0f}" if "fmax_mhz" in r else f"failed: {r.get('fmax_error', '')[:80]}"
+        rows.append([r["shift"][0].upper(), str(r["w"]), str(r["p"]), lut, str(pl), ff, str(pr), fm, str(pf)])
+    L += _t(["shift", "w", "p", "LUTs/PE (xc2v)", "paper", "regs/PE", "paper", "ECP5 Fmax MHz", "paper MHz"], rows)
+    L += ["", "Paper's critical paths (p = 2): R " + CRITICAL_PATH_PAPER["right"] + "; L "
+          + CRITICAL_PATH_PAPER["left"] + ".", ""]
+    L += ["### Table III: totals and exponentiation times", "",
+          f"`montmul synth --core r4booth_right --width {s['t3_width']} --target xilinx --option family=xc2v "
+          f"--param WordWidth={s['word']} --param NumPes={T3_BUILD_PES} --instances` (and r4booth_left). The paper "
+          "counts kernel + controller without the memories and FIFO; our 'paper's scope' is the breakdown's "
+          "total minus the word memories and FIFO, i.e. the kernel (PEs) plus the rest, which holds our "
+          "controller, operand and result registers and the request shell ('shell', the input range check; "
+          "the paper's operands stay in external RAM). "
+          f"Only p = {T3_BUILD_PES} is synthesized at Width = {s['t3_width']}; for p = 32 and 64 the kernel is "
+          "exact from the Table II breakdown (the hierarchical run costs each PE module once: p/p' copies of "
+          "the Table II kernel; at p = 16 it equals the measured one, column 'check') and the rest is the p = 16 "
+          "build's (it does not depend on p but for the X window's 2p extra bits). 'flat' is the flat run's "
+          "count (+ the same kernel difference for p = 32, 64), the memories and FIFO as LUT-RAM cells.", ""]
+    rows = []
+    for r in data["table3"]:
+        pl, pr = r["paper"]
+        if "error" in r:
+            k = r.get("kernel")
+            cells = [f"failed: {r['error'][:80]}", "—", f"{k[0]:,} / {k[1]:,}" if k else "—", "derived", "—", "—"]
+        else:
+            km = r.get("kernel_measured")
+            cells = [f"{r['flat'][0]:,} / {r['flat'][1]:,} (+{r['lutram']} RAM)",
+                     f"{r['paper_scope'][0]:,} / {r['paper_scope'][1]:,}",
+                     f"{r['kernel'][0]:,} / {r['kernel'][1]:,}",
+                     ("= measured" if tuple(km) == tuple(r["kernel"]) else f"measured {km[0]} / {km[1]}") if km else "derived",
+                     f"{r['rest'][0]:,} / {r['rest'][1]:,}",
+                     f"{r['shell'][0]:,} / {r['shell'][1]:,}"]
+        rows.append([r["shift"][0].upper(), str(r["p"])] + cells + [f"{pl:,} / {pr:,}"])
+    L += _t(["shift", "p", "flat LUTs / FFs", "paper's scope", "kernel (PEs)", "check", "rest", "of which shell",
+             "paper LUTs / REGs"], rows)
+    fm = data["fmax_for_table3"]
+    L += ["", "Times: (2n + 2) products. 'paper clock' = the paper's counted kernel cycles (Sec. IV-C's equations, "
+          "`montmul.models.scalable.table3()`) at its clock (R 248 MHz, L 186 MHz); 'implied' = the range of "
+          "cycles per product the printed time allows; 'ECP5' = our core's whole latency (kernel + the last "
+          f"pass's drain, the model's, checked against the RTL) at our w = 16 ECP5 Fmax (R {_f(fm.get('right'), '.0f')}, "
+          f"L {_f(fm.get('left'), '.0f')} MHz).", ""]
+    rows = []
+    for r in data["table3"]:
+        for t in r["times"]:
+            lo, hi = t["implied_cycles"]
+            rows.append([r["shift"][0].upper(), str(r["p"]), str(t["n"]), t["case"], str(t["kernel_cycles"]),
+                         f"{lo:.1f}–{hi:.1f}", f"{t['ms_paper_clock']:.3f}", t["printed"],
+                         "=" if t["match"] else f"{100 * (t['ms_paper_clock'] / float(t['printed']) - 1):+.1f} %",
+                         str(t["latency"]), _f(t["ms_ecp5"], ".3f")])
+    L += _t(["shift", "p", "n", "case", "kernel cycles", "implied", "ms, paper clock", "printed ms", "",
+             "latency", "ms, ECP5"], rows)
+    L += ["", "Made by `python -m montmul.report.p002 --out docs/results_p002.md`.", ""]
+    return "\n".join(L)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m montmul.report.p002", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", type=Path, default=None, help="write the section here (default: stdout)")
+    ap.add_argument("--workers", type=int, default=None, help="parallel synthesis processes")
+    args = ap.parse_args(argv)
+    text = markdown(build(args.workers))
+    if args.out:
+        args.out.write_text(text)
+    else:
+        print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
