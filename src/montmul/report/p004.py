@@ -66,8 +66,7 @@ def ecp5_mult18_needed(width: int, word_width: int, core: str) -> int:
     """MULT18X18D blocks the core's w x w products need if each is tiled by
     18 x 18 blocks: multipliers x ceil(w/18)^2 (an upper bound: synthesis
     trims the products of the top word, which is narrow)."""
-    arch = "systolic" if core == "systolic" else "mux"
-    return model.multipliers(width, word_width, arch) * math.ceil(word_width / 18) ** 2
+    return model.multipliers(width, word_width, core) * math.ceil(word_width / 18) ** 2
 
 
 def jobs(width: int = WIDTH) -> tuple[list[synth.Job], list[dict]]:
@@ -81,7 +80,7 @@ def jobs(width: int = WIDTH) -> tuple[list[synth.Job], list[dict]]:
             need = ecp5_mult18_needed(width, w, c)
             if need > ECP5_85K_MULT18:
                 skipped.append({"core": c, "word_width": w, "target": "ecp5",
-                                "reason": f"its {model.multipliers(width, w, 'systolic' if c == 'systolic' else 'mux')} "
+                                "reason": f"its {model.multipliers(width, w, c)} "
                                           f"{w}x{w} products need up to {need} MULT18X18D "
                                           f"(4 per product), the LFE5U-85F has {ECP5_85K_MULT18}"})
             else:
@@ -131,32 +130,36 @@ def _exp(core: str, w: int, base: int, exp: int, n: int, width: int, ladder: boo
 
 
 def rsa_cycles(core: str, w: int, key: dict[str, int]) -> dict:
-    """Exact engine cycles of the RSA-1024 operations on ``core`` (model)."""
+    """Exact engine cycles of RSA operations with ``key`` on ``core`` (the
+    engine's model; every result checked against pow()): cores as wide as n
+    (CRT halves: as wide as p and q)."""
     n, p, q = key["n"], key["p"], key["q"]
+    width = n.bit_length()
     m = random.Random(KEY_SEED + 1).randrange(2, n - 1)
     c = pow(m, key["e"], n)
     out = {
-        "encrypt": _exp(core, w, m, key["e"], n, WIDTH, ladder=False),
-        "decrypt_sm": _exp(core, w, c, key["d"], n, WIDTH, ladder=False),
-        "decrypt_ladder": _exp(core, w, c, key["d"], n, WIDTH, ladder=True),
+        "encrypt": _exp(core, w, m, key["e"], n, width, ladder=False),
+        "decrypt_sm": _exp(core, w, c, key["d"], n, width, ladder=False),
+        "decrypt_ladder": _exp(core, w, c, key["d"], n, width, ladder=True),
     }
     for name, lad in (("decrypt_crt_sm", False), ("decrypt_crt_ladder", True)):
         hp = _exp(core, w, c % p, key["dp"], p, p.bit_length(), ladder=lad)
         hq = _exp(core, w, c % q, key["dq"], q, q.bit_length(), ladder=lad)
         out[name] = {"cycles": hp["cycles"] + hq["cycles"], "mults": hp["mults"] + hq["mults"],
                      "halves": [hp, hq]}
-    # The paper's parallel ladder: both products of a ladder step at once on
-    # two cores, so each exponent bit costs one product time.  Not a mode of
-    # our engine (one core): computed from its product cost, L + 2 cycles,
-    # with the engine's three set-up products, the final one and the two
-    # one-cycle reductions.
-    lat = cores.get(core).latency_bound(WIDTH, {"WordWidth": w})
-    bits = out["decrypt_ladder"]["exp_len"]
-    out["decrypt_parallel_ladder"] = {
-        "cycles": (3 + bits + 1) * (lat + engine.MUL_OVERHEAD) + 2 * engine.REDUCE_CYCLES,
-        "mults": 3 + 2 * bits + 1, "computed": True,
-    }
+    out["decrypt_parallel_ladder"] = parallel_ladder(core, w, width, out["decrypt_ladder"]["exp_len"])
     return out
+
+
+def parallel_ladder(core: str, w: int, width: int, bits: int) -> dict:
+    """The paper's parallel ladder: both products of a ladder step at once on
+    two cores, so each exponent bit costs one product time.  Not a mode of
+    our engine (one core): computed from its product cost, L + 2 cycles,
+    with the engine's three set-up products, the final one and the two
+    one-cycle reductions."""
+    lat = cores.get(core).latency_bound(width, {"WordWidth": w})
+    return {"cycles": (3 + bits + 1) * (lat + engine.MUL_OVERHEAD) + 2 * engine.REDUCE_CYCLES,
+            "mults": 3 + 2 * bits + 1, "computed": True}
 
 
 def _rsa_one(args: tuple[str, int, int]) -> dict:
@@ -223,7 +226,6 @@ def build(workers: int | None = None) -> dict:
     designs = []
     for w in WORD_WIDTHS:
         for c in CORES:
-            arch = "systolic" if c == "systolic" else "mux"
             x = by[(c, w, "xilinx")]
             if "error" not in x:
                 x = {k: x[k] for k in ("luts", "ff", "carry4", "lutram", "cells", "key", "work_dir", "tools")
@@ -236,8 +238,8 @@ def build(workers: int | None = None) -> dict:
                                        "critical_path", "seconds", "key", "work_dir", "tools")}
             designs.append({
                 "core": c, "label": LABEL[c], "word_width": w,
-                "words": model.words(WIDTH, w), "arith_cores": model.arith_cores(WIDTH, w) if arch == "mux" else None,
-                "multipliers": model.multipliers(WIDTH, w, arch),
+                "words": model.words(WIDTH, w), "arith_cores": model.arith_cores(WIDTH, w) if c == "systolic_mux" else None,
+                "multipliers": model.multipliers(WIDTH, w, c),
                 **_latency(c, w),
                 "xc5v": x, "ecp5": e,
                 "rsa": rsa[(c, w)],
