@@ -329,7 +329,7 @@ def markdown(data: dict) -> str:
             *( [_n(v["luts"]), _n(v["ff"]), _n(v["carry4"]), _n(v["dsp"]), _n(v["bram"])] if _ok(v)
                else [f"failed: {_err(v)}", "", "", "", ""]),
             *( [_n(e["luts"]), _n(e["ff"]), _n(e["dsp"]), _n(e["fmax_mhz"], ".1f")] if _ok(e)
-               else [_err(e), "", "", ""]),
+               else [("" if _err(e).startswith("not run") else "failed: ") + _err(e), "", "", ""]),
         ])
     L += _t(["core", "w", "xc5v LUT", "FF", "CARRY4", "DSP48E", "BRAM",
              "ECP5 LUT", "FF", "MULT18X18D", "Fmax MHz"], rows)
@@ -379,11 +379,10 @@ def markdown(data: dict) -> str:
             _n(r["encrypt"]["cycles"]), _n(r["decrypt_sm"]["cycles"]), _n(r["decrypt_ladder"]["cycles"]),
             _n(r["decrypt_crt_sm"]["cycles"]), _n(r["decrypt_crt_ladder"]["cycles"]),
             _n(f, ".1f"), _n(ms(r["encrypt"]["cycles"]), ".3f"), _n(ms(r["decrypt_sm"]["cycles"]), ".2f"),
-            _n(ms(r["decrypt_crt_sm"]["cycles"]), ".2f"),
             f"{paper_ms}", f"{r['decrypt_sm']['cycles'] / paper_ms / 1e3:.1f}",
         ])
     L += _t(["core", "w", "encrypt cycles", "decrypt S&M", "decrypt ladder", "CRT S&M", "CRT ladder",
-             "ECP5 Fmax MHz", "encrypt ms", "decrypt S&M ms", "CRT S&M ms", "paper decrypt ms",
+             "ECP5 Fmax MHz", "encrypt ms", "decrypt S&M ms", "paper decrypt ms",
              "f for paper (MHz)"], rows)
     # ---- ladder
     L += ["",
