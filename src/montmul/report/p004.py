@@ -162,39 +162,29 @@ def parallel_ladder(core: str, w: int, width: int, bits: int) -> dict:
             "mults": 3 + 2 * bits + 1, "computed": True}
 
 
-def _rsa_one(args: tuple[str, int, int]) -> dict:
-    core, w, seed = args
-    return rsa_cycles(core, w, rsa_key(seed=seed))
+def _rsa_cached(args: tuple[str, int, str]) -> dict:
+    """:func:`rsa_cycles` of one (core, w), from ``build/report/`` when a
+    result for the same models, engine and key is there."""
+    core, w, src_hash = args
+    key = hashlib.sha256(json.dumps([core, w, KEY_SEED, RSA_VERSION, src_hash]).encode()).hexdigest()[:20]
+    f = resources.build_root() / "report" / f"p004_rsa_{key}.json"
+    if not f.is_file():
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text(json.dumps(rsa_cycles(core, w, rsa_key(seed=KEY_SEED))))
+    return json.loads(f.read_text())
 
 
 def rsa_all(items: list[tuple[str, int]], workers: int = 1) -> list[dict]:
-    """:func:`rsa_cycles` of (core, w) items, cached in ``build/report/`` by
-    the hash of the models, the registry and the engine (one exponentiation
-    set takes minutes on the models)."""
+    """:func:`rsa_cycles` of (core, w) items with the reproducible key,
+    cached by the hash of the models, the registry and the engine (one set
+    takes minutes on the models)."""
     from .results import _model_hash
 
     h = hashlib.sha256(_model_hash().encode())
     h.update(Path(engine.__file__).read_bytes())
-    mh = h.hexdigest()[:16]
-    out: list[dict | None] = []
-    todo = []
-    for i, (c, w) in enumerate(items):
-        key = hashlib.sha256(json.dumps([c, w, KEY_SEED, RSA_VERSION, mh]).encode()).hexdigest()[:20]
-        f = resources.build_root() / "report" / f"p004_rsa_{key}.json"
-        if f.is_file():
-            out.append(json.loads(f.read_text()))
-        else:
-            out.append(None)
-            todo.append((i, f, (c, w, KEY_SEED)))
-    if todo:
-        (resources.build_root() / "report").mkdir(parents=True, exist_ok=True)
-        with progress.phase("model"), progress.Bar(len(todo), "RSA-1024 engine cycles", unit="set") as bar, \
-                ProcessPoolExecutor(max(1, min(workers, len(todo)))) as pool:
-            for (i, f, _), res in zip(todo, pool.map(_rsa_one, [t[2] for t in todo])):
-                f.write_text(json.dumps(res))
-                out[i] = res
-                bar.update()
-    return out  # type: ignore[return-value]
+    args = [(c, w, h.hexdigest()[:16]) for c, w in items]
+    with progress.phase("model"), ProcessPoolExecutor(max(1, min(workers, len(args)))) as pool:
+        return list(pool.map(_rsa_cached, args))
 
 
 def _latency(core: str, w: int, samples: int = 3) -> dict:
