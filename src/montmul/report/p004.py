@@ -162,6 +162,16 @@ def parallel_ladder(core: str, w: int, width: int, bits: int) -> dict:
             "mults": 3 + 2 * bits + 1, "computed": True}
 
 
+def _sources_hash() -> str:
+    """Hash of what the RSA cycles depend on: the registry, the engine and
+    the models."""
+    pkg = resources.package_dir()
+    h = hashlib.sha256()
+    for p in sorted([pkg / "cores.py", pkg / "engine.py", *(pkg / "models").rglob("*.py")]):
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
 def _rsa_cached(args: tuple[str, int, str]) -> dict:
     """:func:`rsa_cycles` of one (core, w), from ``build/report/`` when a
     result for the same models, engine and key is there."""
@@ -178,11 +188,7 @@ def rsa_all(items: list[tuple[str, int]], workers: int = 1) -> list[dict]:
     """:func:`rsa_cycles` of (core, w) items with the reproducible key,
     cached by the hash of the models, the registry and the engine (one set
     takes minutes on the models)."""
-    from .results import _model_hash
-
-    h = hashlib.sha256(_model_hash().encode())
-    h.update(Path(engine.__file__).read_bytes())
-    args = [(c, w, h.hexdigest()[:16]) for c, w in items]
+    args = [(c, w, _sources_hash()) for c, w in items]
     with progress.phase("model"), ProcessPoolExecutor(max(1, min(workers, len(args)))) as pool:
         return list(pool.map(_rsa_cached, args))
 
