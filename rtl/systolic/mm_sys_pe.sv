@@ -11,11 +11,20 @@
 // instead (docs/systolic.md, decision 2).  With c_(j-1) <= 2r - 2,
 // t <= 2(r-1)^2 + 3(r-1) < 2r^2: t fits 2w+1 bits and c_j <= 2r - 2 again.
 // The same cell is PE1 (c_(-1) = 0; its low word is zero and dropped) and
-// the last PE (its carry is the top word S_(m-1)).
+// the last PE (IsLast: its carry is the top word S_(m-1)).
+//
+// The carry register of a PE that is not the last loads t >> w in every
+// cycle, not only when it fires: PE j+1 reads c_j only in the cycle after
+// PE j fired, so the values in between are never used.  This keeps every
+// product always observed, so Yosys' SAT-based resource sharing (`share`)
+// finds no multiplier it could time-multiplex; with enabled carry registers
+// it tried every pair of the 2m products (132 at k = 1024, w = 16) and
+// synth_ecp5 did not finish in 17 minutes (docs/systolic.md).
 `include "mm_macros.svh"
 
 module mm_sys_pe #(
-  parameter int Width = 16  // word width w: 4 .. 32
+  parameter int Width  = 16,  // word width w: 4 .. 32
+  parameter bit IsLast = 0    // 1: the last PE, whose carry register is S_(m-1)
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -55,10 +64,12 @@ module mm_sys_pe #(
     a_d    = a_q;
     q_d    = q_q;
     r_d    = r_q;
-    c_d    = c_q;
+    c_d    = IsLast ? c_q : t[2*Width:Width];
     if (clr_i) begin
       r_d = '0;
-      c_d = '0;
+      if (IsLast) begin
+        c_d = '0;
+      end
     end else if (fire_i) begin
       fire_d = 1'b1;
       a_d    = a_i;

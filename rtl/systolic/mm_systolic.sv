@@ -154,7 +154,7 @@ module mm_systolic #(
     end
     assign pe_s[j*W +: W] = s_words[j*W +: W];
 
-    mm_sys_pe #(.Width(W)) u_pe (
+    mm_sys_pe #(.Width(W), .IsLast(j == M - 1)) u_pe (
       .clk_i,
       .rst_ni,
       .clr_i (start),

@@ -145,3 +145,6 @@ FPGA_PAPERS: list[FpgaPoint] = [
 #: Paper 004's RSA-1024 decryption times (its resource tables did not survive).
 RSA_004 = {"systolic": 3.23, "multiplexed": 4.36, "device": "Virtex-4/-5",
            "note": "paper 004 Sec. 6: 1024-bit RSA decryption, left-to-right square-and-multiply"}
+#: Paper 004's other surviving claims (abstract and Sec. 7).
+P004_CLAIMS = {"saving_percent": 28,  # abstract: the multiplexed core "saves up to 28% of logical resources"
+               "ladder_claim": "33% faster than square and multiply algorithm"}  # Sec. 7, Montgomery powering ladder
