@@ -326,16 +326,17 @@ class Job:
 
 
 def default_depth(target: str, width: int, params: dict[str, int], mode: str) -> int:
-    """Default depth: BMC covers two whole products after reset (each with
-    the registry's latency bound, an accepting and a taking edge, plus a
-    cycle of back-pressure) or, for mm_modexp, one short exponentiation; the
-    induction looks a product's latency plus a few cycles back."""
+    """Default depth: BMC covers the reset cycle, a request, the registry's
+    latency bound and a few cycles of back-pressure (the datapath registers
+    that reset does not clear start from any value, so the first product
+    already starts from arbitrary leftovers); the induction looks a
+    product's latency plus a few cycles back."""
     if target == MODEXP:
         return 12 if mode == "prove" else 30
     bound = cores.get(target).latency_bound(width, params)
     if mode == "prove":
         return bound + 4
-    return 2 * (bound + 3) + 2
+    return bound + 4
 
 
 def sources(job: Job) -> list[Path]:
@@ -451,7 +452,7 @@ def prepare(job: Job) -> Path:
 
 
 _TRACE = re.compile(r"(?:counterexample trace|Writing trace to VCD file)[^:]*:\s*(\S+\.vcd)")
-_ASSERT = re.compile(r"Assert failed in \S+: (\S+)")
+_ASSERT = re.compile(r"failed assertion .* at (\S+)")
 
 
 def run(job: Job, quiet: bool = True) -> FormalResult:
