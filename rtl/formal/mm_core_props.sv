@@ -47,19 +47,26 @@ module mm_core_props #(
   output logic [ReqWidth-1:0] head_req_o      // payload of the oldest outstanding request
 );
 
-  logic f_past_valid = 1'b0;
-  always @(posedge clk_i) f_past_valid <= 1'b1;
+  logic f_past_valid_q;  // a cycle has passed
+  initial f_past_valid_q = 1'b0;
+  always_ff @(posedge clk_i) f_past_valid_q <= 1'b1;
 
   // --- environment -------------------------------------------------------
-  always @(*) if (!f_past_valid) assume (!rst_ni);
+  always_comb begin
+    if (!f_past_valid_q) assume (!rst_ni);
+  end
 
-  always @(posedge clk_i)
-    if (f_past_valid && $past(rst_ni) && $past(in_valid_i && !in_ready_i)) begin
+  always_ff @(posedge clk_i) begin
+    if (f_past_valid_q && $past(rst_ni) && $past(in_valid_i && !in_ready_i)) begin
       assume (in_valid_i);
       assume (req_i == $past(req_i));
     end
+  end
 
   // --- outstanding requests: a FIFO of payloads and ages -----------------
+  // Reset synchronously: the formal flow (async2sync) samples the core's
+  // asynchronous reset at the clock too, and every check below waits for
+  // rst_ni high.
   logic accept, take;
   assign accept = in_valid_i && in_ready_i;
   assign take   = out_valid_i && out_ready_i;
@@ -67,9 +74,10 @@ module mm_core_props #(
   logic [CntW-1:0]     count_q;
   logic [ReqWidth-1:0] req_q [Depth];
   logic [AgeW-1:0]     age_q [Depth];
-  integer i;
+  logic [ReqWidth-1:0] req_d [Depth];
+  logic [AgeW-1:0]     age_d [Depth];
 
-  always @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       count_q <= '0;
     end else begin
@@ -80,20 +88,13 @@ module mm_core_props #(
   // Entry 0 is the oldest.  A take shifts the FIFO down by one; an accept
   // writes behind the last outstanding entry (after the shift), age 0.  An
   // age counts the edges since its accepting edge, saturating.
-  logic [ReqWidth-1:0] req_d [Depth];
-  logic [AgeW-1:0]     age_d [Depth];
-
-  always @(*) begin
-    for (i = 0; i < Depth; i = i + 1) begin
-      if (!take) begin
-        req_d[i] = req_q[i];
-        age_d[i] = age_q[i];
-      end else if (i + 1 < Depth) begin
+  always_comb begin
+    for (int i = 0; i < Depth; i++) begin
+      req_d[i] = req_q[i];
+      age_d[i] = age_q[i];
+      if (take && i + 1 < Depth) begin
         req_d[i] = req_q[i+1];
         age_d[i] = age_q[i+1];
-      end else begin
-        req_d[i] = req_q[i];
-        age_d[i] = age_q[i];
       end
       if (age_d[i] != {AgeW{1'b1}}) age_d[i] = age_d[i] + 1'b1;
       if (accept && CntW'(i) == count_q - CntW'(take)) begin
@@ -103,34 +104,39 @@ module mm_core_props #(
     end
   end
 
-  for (genvar g = 0; g < Depth; g++) begin : gen_entry
-    always @(posedge clk_i) begin
-      req_q[g] <= req_d[g];
-      age_q[g] <= age_d[g];
-    end
+  always_ff @(posedge clk_i) begin
+    req_q <= req_d;
+    age_q <= age_d;
   end
 
   assign outstanding_o = count_q;
   assign head_req_o    = req_q[0];
 
   // --- the core's side ---------------------------------------------------
-  always @(*) begin
+  always_comb begin
     // A1 (during reset)
     if (!rst_ni) assert (!out_valid_i);
-    if (f_past_valid && rst_ni) begin
+    if (f_past_valid_q && rst_ni) begin
       // A3, A4
       assert (count_q <= CntW'(Depth));
       if (out_valid_i) assert (count_q != '0);
       if (Depth == 1) assert (in_ready_i == (count_q == '0));
       // A5
       if (out_valid_i && err_i) assert (rsp_i == '0);
-      // A6
-      if (LatBound > 0 && count_q != '0 && !out_valid_i) assert (age_q[0] < AgeW'(LatBound));
     end
   end
 
-  always @(posedge clk_i) begin
-    if (f_past_valid && rst_ni) begin
+  // A6
+  if (LatBound > 0) begin : gen_latency
+    always_comb begin
+      if (f_past_valid_q && rst_ni && count_q != '0 && !out_valid_i) begin
+        assert (age_q[0] < AgeW'(LatBound));
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (f_past_valid_q && rst_ni) begin
       // A1
       if ($past(!rst_ni)) assert (!out_valid_i);
       // A2

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from . import VERSION, cores, progress
 from .cli_rsa import add_parsers as add_rsa_parsers
-from .formal import add_parser as add_formal_parser
+from .cli_formal import add_parser as add_formal_parser
 from .cli_util import (
     DEFAULT_SIM, EXIT_CHECK, EXIT_INPUT, EXIT_INTERRUPT, EXIT_OK, EXIT_PIPE, EXIT_TOOL, EXIT_USAGE, SIMS,
     CliError, core_and_width, fail, hdl_params, nonneg_int, parse_csv, parse_int, parse_widths, positive_int,
@@ -495,7 +495,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.set_defaults(func=cmd_report)
 
     add_rsa_parsers(sub, core_args, subparser)  # modexp, rsa (src/montmul/cli_rsa.py)
-    add_formal_parser(sub, subparser)  # formal (src/montmul/formal.py)
+    add_formal_parser(sub, subparser)  # formal (src/montmul/cli_formal.py)
     for sp in all_parsers(p):
         sp.formatter_class = HelpFormatter
     return p

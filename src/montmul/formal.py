@@ -25,8 +25,6 @@ the counterexample trace (VCD).  The shells' own invariants
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import re
 import shutil
@@ -127,12 +125,14 @@ def _rmod_case(c: cores.Core, width: int, params: dict[str, int], var: str, out:
     return "\n".join(lines)
 
 
-def core_top(name: str, width: int, params: dict[str, int], functional: bool) -> str:
-    """SystemVerilog text of the formal top around registered core ``name``."""
+def core_top(name: str, width: int, params: dict[str, int], functional: bool,
+             lat_bound: int | None = None) -> str:
+    """SystemVerilog text of the formal top around registered core ``name``
+    (``lat_bound``: the latency bound to check instead of the registry's)."""
     c = cores.get(name)
     k = width
     depth = c.in_flight(params)
-    bound = c.latency_bound(width, params)
+    bound = c.latency_bound(width, params) if lat_bound is None else lat_bound
     req_w = 3 * k + 2
     xw = 2 * k + 4
     func = ""
@@ -314,6 +314,8 @@ class Job:
     #: a transformation of the core's sources before the run, name -> text
     #: (the injected-fault test); None: the sources as they are
     patch: dict[str, str] | None = None
+    #: the latency bound to check (BMC) instead of the registry's
+    lat_bound: int | None = None
     tag: str | None = None
 
     @property
@@ -444,7 +446,8 @@ def prepare(job: Job) -> Path:
         names.insert(-2, "rtl/mm_modexp_core.sv")
         top = modexp_top(job.width, job.inner)
     else:
-        top = core_top(job.target, job.width, job.params, functional=job.mode == "bmc")
+        top = core_top(job.target, job.width, job.params, functional=job.mode == "bmc",
+                       lat_bound=job.lat_bound)
     (d / "rtl" / f"{TOP}.sv").write_text(top)
     names.append(f"rtl/{TOP}.sv")
     (d / "formal.sby").write_text(sby_text(job, names))
@@ -494,8 +497,8 @@ def run(job: Job, quiet: bool = True) -> FormalResult:
         trace = str(vcds[0]) if vcds else None
     if status == "ERROR" and not quiet:
         sys.stderr.write(log[-3000:])
-    bound = None
-    if job.target != MODEXP:
+    bound = job.lat_bound
+    if job.target != MODEXP and bound is None:
         bound = cores.get(job.target).latency_bound(job.width, job.params)
     return FormalResult(
         target=job.target if job.target != MODEXP else f"{MODEXP}({job.inner})",
@@ -528,84 +531,3 @@ def make_job(target: str, width: int, mode: str, depth: int | None = None, solve
         raise ValueError(f"--depth must be at least 1, got {depth}")
     return Job(target=target, width=width, params=hdl, mode=mode, depth=depth, solver=solver,
                inner=inner, timeout=timeout)
-
-
-# ---------------------------------------------------------------------------
-# The CLI command
-# ---------------------------------------------------------------------------
-def _targets() -> str:
-    return ", ".join(sorted(cores.CORES)) + f", {MODEXP}"
-
-
-def cmd_formal(args) -> int:
-    from .cli_util import EXIT_CHECK, EXIT_OK, EXIT_TOOL, CliError
-
-    params: dict[str, int] = {}
-    for item in args.param or []:
-        name, sep, value = item.partition("=")
-        if not sep:
-            raise CliError(f"--param takes NAME=VALUE, got {item!r}")
-        try:
-            params[name] = int(value, 0)
-        except ValueError:
-            raise CliError(f"--param {item}: not an integer") from None
-    if args.core != MODEXP and args.core not in cores.CORES:
-        raise CliError(f"unknown core {args.core!r}; formal targets: {_targets()}")
-    modes = MODES if args.mode == "all" else (args.mode,)
-    if args.depth is not None and len(modes) > 1:
-        raise CliError("--depth needs --mode prove or --mode bmc (the two modes have different depths)")
-    jobs = [make_job(args.core, args.width, m, args.depth, args.solver, params, args.modexp_core, args.timeout)
-            for m in modes]
-    results = []
-    for job in jobs:
-        try:
-            res = run(job)
-        except FormalError as exc:
-            raise CliError(str(exc), EXIT_TOOL) from None
-        results.append(res)
-        if not args.json:
-            what = {"prove": "k-induction", "bmc": "BMC"}[res.mode]
-            verdict = {
-                "PASS": "proved (unbounded)" if res.mode == "prove" else f"no failure to depth {res.depth}",
-                "FAIL": "FAILED",
-                "UNKNOWN": f"not proved: induction fails at depth {res.depth} (raise --depth)",
-                "TIMEOUT": "timed out",
-                "ERROR": "tool error",
-            }.get(res.status, res.status)
-            ps = ", ".join(f"{k}={v}" for k, v in sorted(res.params.items()) if k != "Width")
-            print(f"{res.target} k={res.width} ({ps or 'defaults'}) {what} depth {res.depth} "
-                  f"[{res.solver}]: {verdict} in {res.seconds:.1f} s")
-            if res.failed:
-                print(f"  failing assertion(s): {', '.join(res.failed)}")
-            if res.trace:
-                print(f"  counterexample trace: {res.trace}")
-            if res.status == "ERROR":
-                print(f"  log: {res.workdir}/sby.out")
-    if args.json:
-        print(json.dumps({"results": [r.as_json() for r in results]}, indent=2))
-    if any(r.status == "ERROR" for r in results):
-        return EXIT_TOOL
-    return EXIT_OK if all(r.ok for r in results) else EXIT_CHECK
-
-
-def add_parser(sub, subparser) -> None:
-    """Register ``montmul formal`` on the CLI's subparsers."""
-    from .cli_util import positive_int
-
-    f = subparser(sub, "formal", help="formal proofs with SymbiYosys: handshake by k-induction, "
-                                      "function and latency by BMC (docs/formal.md)")
-    f.add_argument("--core", required=True, help=f"core name (see `montmul cores`) or '{MODEXP}' (mm_modexp)")
-    f.add_argument("--width", type=int, default=3, help="modulus width k (small: 3 .. 8)")
-    f.add_argument("--depth", type=positive_int,
-                   help="induction depth (prove) or BMC depth (bmc); default from the latency bound")
-    f.add_argument("--mode", choices=("all",) + MODES, default="all",
-                   help="prove: handshake properties by k-induction; bmc: every property incl. the "
-                        "functional ones and the latency bound, bounded; all: both")
-    f.add_argument("--param", action="append", metavar="P=V", help="HDL parameter (repeatable)")
-    f.add_argument("--solver", choices=SOLVERS, default=DEFAULT_SOLVER, help="SMT solver")
-    f.add_argument("--modexp-core", default="r2_basic", help=f"with --core {MODEXP}: the core under mm_modexp")
-    f.add_argument("--timeout", type=positive_int, help="seconds per run (sby's timeout; verdict TIMEOUT)")
-    f.add_argument("--json", action="store_true", help="print one JSON object")
-    f.set_defaults(func=cmd_formal)
-
-
