@@ -64,6 +64,13 @@ FORMAL_PARAMS: dict[str, dict[str, int]] = {
 }
 
 
+#: Induction depths where the default (latency bound + 4) does not close:
+#: the systolic arrays' word pipelines keep moving for a few cycles after
+#: the response, so the induction must look back past them (measured with
+#: ``montmul formal --mode prove --depth D``; docs/formal.md).
+PROVE_DEPTH: dict[str, int] = {"systolic": 24, "systolic_mux": 24}
+
+
 class FormalError(RuntimeError):
     """A tool is missing or failed (not a failed property)."""
 
@@ -337,7 +344,7 @@ def default_depth(target: str, width: int, params: dict[str, int], mode: str) ->
         return 12 if mode == "prove" else 30
     bound = cores.get(target).latency_bound(width, params)
     if mode == "prove":
-        return bound + 4
+        return max(bound + 4, PROVE_DEPTH.get(target, 0))
     return bound + 4
 
 
