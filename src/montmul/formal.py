@@ -129,10 +129,35 @@ def _rmod_case(c: cores.Core, width: int, params: dict[str, int], var: str, out:
     lines = [f"    case ({var})"]
     for n in range(3, 1 << width, 2):
         r = c.r_log2(width, params, n)
-        lines.append(f"      {width}'d{n}: {out} = XW'(({pow(2, r, n)}));")
+        lines.append(f"      {width}'d{n}: {out} = XW'({pow(2, r, n)});")
     lines.append(f"      default: {out} = '0;")
     lines.append("    endcase")
     return "\n".join(lines)
+
+
+def _props(req_w: int, rsp_w: int, depth: int, bound: int, req: str, rsp: str) -> str:
+    """The instance of mm_core_props in a formal top: requests ``req``
+    (a concatenation of the request ports), responses ``rsp``."""
+    return f"""  mm_core_props #(
+    .ReqWidth({req_w}),
+    .RspWidth({rsp_w}),
+    .Depth   ({depth}),
+    .LatBound({bound}),
+    .CntW    (4),
+    .AgeW    ({max(4, (bound + 2).bit_length() + 1)})
+  ) u_props (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .in_valid_i   (in_valid_i),
+    .in_ready_i   (in_ready),
+    .req_i        ({req}),
+    .out_valid_i  (out_valid),
+    .out_ready_i  (out_ready_i),
+    .rsp_i        ({rsp}),
+    .err_i        (err),
+    .outstanding_o(outstanding),
+    .head_req_o   (head_req)
+  );"""
 
 
 def core_top(name: str, width: int, params: dict[str, int], functional: bool,
@@ -146,6 +171,19 @@ def core_top(name: str, width: int, params: dict[str, int], functional: bool,
     req_w = 3 * k + 2
     xw = 2 * k + 4
     func = ""
+    range_err = ""
+    host_range = ""
+    if params["CheckRange"]:
+        range_err = f"\n                 || x_a >= XW'({c.in_bound}) * x_n || x_b >= XW'({c.in_bound}) * x_n"
+    else:
+        # CheckRange = 0: the host guarantees the operand range
+        host_range = f"""
+  // CheckRange = 0: the host guarantees operands below {c.in_bound}N (docs/interface.md)
+  always_comb begin
+    if (in_valid_i) assume ({k + 3}'(a_i) < {k + 3}'({c.in_bound}) * {k + 3}'(n_i)
+                            && {k + 3}'(b_i) < {k + 3}'({c.in_bound}) * {k + 3}'(n_i));
+  end
+"""
     if functional:
         func = f"""
   // Functional check (BMC): the response to the oldest outstanding request
@@ -159,13 +197,12 @@ def core_top(name: str, width: int, params: dict[str, int], functional: bool,
   assign x_b = XW'(f_b);
   assign x_n = XW'(f_n);
   assign x_s = XW'(s);
-  always @(*) begin
+  always_comb begin
 {_rmod_case(c, k, params, "f_n", "x_rmod")}
   end
   logic f_err;  // the request is illegal (docs/interface.md, "Rejected requests")
-  assign f_err = !f_n[0] || x_n < XW'(3)
-                 || ({int(params["CheckRange"])} && (x_a >= XW'({c.in_bound}) * x_n || x_b >= XW'({c.in_bound}) * x_n));
-  always @(*) begin
+  assign f_err = !f_n[0] || x_n < XW'(3){range_err};
+  always_comb begin
     if (rst_ni && out_valid) begin
       assert (err == f_err);
       if (!f_err) begin
@@ -210,27 +247,8 @@ module {TOP} (
     .s_o        (s),
     .err_o      (err)
   );
-
-  mm_core_props #(
-    .ReqWidth({req_w}),
-    .RspWidth({k + 1}),
-    .Depth   ({depth}),
-    .LatBound({bound if functional else 0}),
-    .CntW    (4),
-    .AgeW    ({max(4, (bound + 2).bit_length() + 1)})
-  ) u_props (
-    .clk_i        (clk_i),
-    .rst_ni       (rst_ni),
-    .in_valid_i   (in_valid_i),
-    .in_ready_i   (in_ready),
-    .req_i        ({{a_i, b_i, n_i}}),
-    .out_valid_i  (out_valid),
-    .out_ready_i  (out_ready_i),
-    .rsp_i        (s),
-    .err_i        (err),
-    .outstanding_o(outstanding),
-    .head_req_o   (head_req)
-  );
+{host_range}
+{_props(req_w, k + 1, depth, bound if functional else 0, "{a_i, b_i, n_i}", "s")}
 {func}
 endmodule
 """
@@ -340,26 +358,7 @@ module {TOP} (
     .err_o      (err)
   );
 
-  mm_core_props #(
-    .ReqWidth({req_w}),
-    .RspWidth({k}),
-    .Depth   (1),
-    .LatBound({bound}),
-    .CntW    (4),
-    .AgeW    ({max(4, (bound + 2).bit_length() + 1)})
-  ) u_props (
-    .clk_i        (clk_i),
-    .rst_ni       (rst_ni),
-    .in_valid_i   (in_valid_i),
-    .in_ready_i   (in_ready),
-    .req_i        ({{base_i, exp_i, exp_len_i, n_i, r2_i, ladder_i}}),
-    .out_valid_i  (out_valid),
-    .out_ready_i  (out_ready_i),
-    .rsp_i        (result),
-    .err_i        (err),
-    .outstanding_o(outstanding),
-    .head_req_o   (head_req)
-  );
+{_props(req_w, k, 1, bound, "{base_i, exp_i, exp_len_i, n_i, r2_i, ladder_i}", "result")}
 {func}
 endmodule
 """
