@@ -55,9 +55,10 @@ SOLVERS = ("boolector", "z3")
 DEFAULT_SOLVER = "boolector"
 MODES = ("prove", "bmc")
 
-#: Parameters the formal flow uses by default where the registry's default
-#: is too costly for the solver at small widths (wide word multipliers); the
-#: properties hold for every legal parameter set, and ``--param`` overrides.
+#: Parameters the formal flow uses by default instead of the registry's (at
+#: k = 3, 4-bit words give the word-serial cores several words per operand,
+#: 16-bit words one; R1 = R2 = 6 is one digit like the default, and cheaper):
+#: docs/formal.md.  ``--param`` overrides; the registry defaults pass too.
 FORMAL_PARAMS: dict[str, dict[str, int]] = {
     "systolic": {"WordWidth": 4},
     "systolic_mux": {"WordWidth": 4},
