@@ -527,6 +527,14 @@ _TRACE = re.compile(r"(?:counterexample trace|Writing trace to VCD file)[^:]*:\s
 _ASSERT = re.compile(r"failed assertion .* at (\S+)")
 
 
+def _stop(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+
+
 def run(job: Job, quiet: bool = True) -> FormalResult:
     """Run one job with yowasp-sby; the verdict, time and trace."""
     env = tool_env()
@@ -538,18 +546,22 @@ def run(job: Job, quiet: bool = True) -> FormalResult:
     with open(d / "sby.out", "w") as out:
         proc = subprocess.Popen(["yowasp-sby", "-f", "formal.sby"], cwd=d, env=env, stdout=out,
                                 stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        timed_out = False
         try:
+            # sby enforces job.timeout itself; this is the backstop
             proc.wait(timeout=None if job.timeout is None else job.timeout + 120)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            _stop(proc)
         except BaseException:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait()
+            _stop(proc)
             raise
     seconds = time.monotonic() - t0
     log = (d / "sby.out").read_text()
     work = d / "formal"
-    status = "ERROR"
+    status = "TIMEOUT" if timed_out else "ERROR"
     st = work / "status"
-    if st.exists():
+    if st.exists() and not timed_out:
         status = st.read_text().split()[0]
     trace = None
     failed: list[str] = []
