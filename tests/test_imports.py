@@ -26,6 +26,7 @@ LAYERS = (
     ("montmul.engine", 1),
     ("montmul.sim", 2),
     ("montmul.synth", 2),
+    ("montmul.formal", 2),
     ("montmul.stats", 3),
     ("montmul.leak", 3),
     ("montmul.modexp", 3),
@@ -36,6 +37,7 @@ LAYERS = (
     ("montmul.integration", 3),
     ("montmul.cli_util", 4),
     ("montmul.cli_rsa", 4),
+    ("montmul.cli_formal", 4),
     ("montmul.cli", 4),
     ("montmul.__main__", 4),
     ("montmul", 0),  # the package's own __init__

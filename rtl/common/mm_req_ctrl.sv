@@ -133,4 +133,15 @@ module mm_req_ctrl #(
   // '0 that wide counts as a suspect replication in the lint.
   assign s_o         = err_q ? ResWidth'(0) : res_i;
 
+`ifdef MM_FORMAL
+  // Invariants for the formal flow (docs/formal.md): the state is one of
+  // the three encodings, and a request that was rejected never runs.
+  always_comb begin
+    if (rst_ni) begin
+      assert (state_q == StIdle || state_q == StBusy || state_q == StDone);
+      if (state_q == StBusy) assert (!err_q);
+    end
+  end
+`endif  // MM_FORMAL
+
 endmodule

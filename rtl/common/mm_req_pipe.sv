@@ -136,4 +136,27 @@ module mm_req_pipe #(
     end
   end
 
+`ifdef MM_FORMAL
+  // Invariants for the formal flow (docs/formal.md): the indices stay in
+  // the buffer, the tail is count entries after the head, and only entries
+  // in that window (the outstanding requests) may hold a response; an
+  // outstanding rejected request holds its response from the start (err_q
+  // of an entry outside the window is stale and never read).
+  always_comb begin
+    if (rst_ni) begin
+      assert (count_q <= CntW'(Depth));
+      assert (32'(head_q) < Depth);
+      assert (32'(tail_q) < Depth);
+      assert ((32'(head_q) + 32'(count_q)) % Depth == 32'(tail_q));
+      for (int i = 0; i < Depth; i++) begin
+        if ((i + Depth - 32'(head_q)) % Depth >= 32'(count_q)) begin
+          assert (!filled_q[i]);
+        end else if (err_q[i]) begin
+          assert (filled_q[i]);
+        end
+      end
+    end
+  end
+`endif  // MM_FORMAL
+
 endmodule

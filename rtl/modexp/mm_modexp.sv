@@ -415,4 +415,23 @@ module mm_modexp #(
   assign result_o       = err_q ? '0 : y_q[Width-1:0];
   assign err_o          = err_q;
 
+`ifdef MM_FORMAL
+  // Invariants for the formal flow (docs/formal.md), for a core that takes
+  // one product at a time: the encodings are legal; the core holds a product
+  // exactly while the engine waits for it (StWait), and is idle otherwise;
+  // an error flag only in the response states.
+  always_comb begin
+    if (rst_ni) begin
+      assert (state_q <= StDone);
+      assert (phase_q <= PhExit);
+      if (state_q == StWait) begin
+        assert (!core_in_ready);
+      end else begin
+        assert (core_in_ready && !core_out_valid);
+      end
+      if (err_q) assert (state_q == StIdle || state_q == StDone);
+    end
+  end
+`endif  // MM_FORMAL
+
 endmodule

@@ -11,6 +11,7 @@
     montmul modexp --core NAME --width K --base X --exp E --mod N [--ladder] [--sim ...] [--json]
     montmul rsa [--core NAME] (--bits B | --key PEM) [--save-key PEM [--force]] [--crt|--no-crt] [--sim ...]
                 [--ladder|--no-ladder] [--allow-timing-leak] [--json] {sign,verify,encrypt,decrypt} ...
+    montmul formal --core NAME|modexp [--width K] [--depth D] [--mode all|prove|bmc] [--solver S] [--json]
     montmul report [--widths 1024,2048] [--fpga-widths 256,1024,2048] [--core ...] [--out build/report] ...
 
 Operands are decimal or 0x-hex.  ``--json`` prints one JSON object, big
@@ -30,6 +31,7 @@ from pathlib import Path
 
 from . import VERSION, cores, progress
 from .cli_rsa import add_parsers as add_rsa_parsers
+from .cli_formal import add_parser as add_formal_parser
 from .cli_util import (
     DEFAULT_SIM, EXIT_CHECK, EXIT_INPUT, EXIT_INTERRUPT, EXIT_OK, EXIT_PIPE, EXIT_TOOL, EXIT_USAGE, SIMS,
     CliError, core_and_width, fail, hdl_params, nonneg_int, parse_csv, parse_int, parse_widths, positive_int,
@@ -521,6 +523,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.set_defaults(func=cmd_report)
 
     add_rsa_parsers(sub, core_args, subparser)  # modexp, rsa (src/montmul/cli_rsa.py)
+    add_formal_parser(sub, subparser)  # formal (src/montmul/cli_formal.py)
     for sp in all_parsers(p):
         sp.formatter_class = HelpFormatter
     return p

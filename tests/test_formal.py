@@ -1,0 +1,113 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The formal flow (montmul.formal, ``montmul formal``, docs/formal.md).
+
+A few fast proofs on the reference core at k = 3, and the faults the proofs
+must catch, each injected into a copy of the RTL in the job's build folder
+(never into a tracked file): a response dropped under back-pressure (the
+handshake proof fails), an iteration too few (the functional BMC fails), a
+latency bound one cycle too tight (the latency check fails).  The whole
+sweep over every core is ``make formal`` (formal/sweep.py).  About 40 s of
+CPU; marked ``rtl`` (it runs Yosys and an SMT solver), so ``make test-fast``
+skips it."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from montmul import cli, cores, formal, resources
+from montmul.cli_util import EXIT_CHECK, EXIT_USAGE
+
+pytestmark = pytest.mark.rtl
+
+CORE = "r2_basic"
+K = 3
+
+
+def _patched(rel: str, old: str, new: str) -> dict[str, str]:
+    text = (resources.rtl_dir() / rel).read_text()
+    assert text.count(old) == 1, f"{rel}: the fault's anchor text is gone; update the test"
+    return {Path(rel).name: text.replace(old, new)}
+
+
+@pytest.fixture(autouse=True)
+def _build_dir(request, monkeypatch):
+    # The YoWASP tools cannot see /tmp: build under the checkout, one folder
+    # per test (pytest -n runs tests whose jobs share a name side by side).
+    name = "".join(ch if ch.isalnum() else "_" for ch in request.node.name)
+    root = Path(__file__).resolve().parents[1] / "build" / "test_formal" / name
+    monkeypatch.setenv(resources.BUILD_ENV, str(root))
+
+
+def test_handshake_proved_by_induction():
+    res = formal.run(formal.make_job(CORE, K, "prove"))
+    assert res.status == "PASS", res
+    assert res.trace is None and not res.failed
+
+
+def test_function_and_latency_bmc():
+    res = formal.run(formal.make_job(CORE, K, "bmc"))
+    assert res.status == "PASS", res
+    assert res.depth > cores.get(CORE).bound(K) + 1  # a whole product, accept to response
+
+
+def test_dropped_response_fails_the_proof():
+    """The shell returns to idle whether or not the response was taken."""
+    job = formal.make_job(CORE, K, "prove")
+    job.patch = _patched("common/mm_req_ctrl.sv", "        if (out_ready_i) begin\n          state_d = StIdle;\n"
+                         "        end\n", "        state_d = StIdle;  // FAULT: response dropped\n")
+    job.tag = "fault_dropped_response"
+    res = formal.run(job)
+    assert res.status == "FAIL", res
+    assert res.trace and Path(res.trace).is_file() and res.trace.endswith(".vcd")
+    assert any(f.startswith("mm_core_props.sv:") for f in res.failed), res.failed
+
+
+def test_missing_iteration_fails_the_functional_check():
+    """One iteration too few: S = A*B*2^-(k+1), not congruent to A*B*R^-1."""
+    job = formal.make_job(CORE, K, "bmc")
+    job.patch = _patched("radix2/mm_r2_basic.sv", "(cnt_q == CntW'(Iters - 1))", "(cnt_q == CntW'(Iters - 2))")
+    job.tag = "fault_missing_iteration"
+    res = formal.run(job)
+    assert res.status == "FAIL", res
+    assert any(f.startswith(f"{formal.TOP}.sv:") for f in res.failed), res.failed
+
+
+def test_latency_bound_is_tight():
+    """r2_basic takes exactly k+2 cycles: a bound of k+1 must fail."""
+    job = formal.make_job(CORE, K, "bmc")
+    job.lat_bound = cores.get(CORE).bound(K) - 1
+    job.tag = "tight_latency"
+    res = formal.run(job)
+    assert res.status == "FAIL", res
+    assert res.failed and all(f.startswith("mm_core_props.sv:") for f in res.failed), res.failed
+
+
+def test_cli_exit_status_and_trace(capsys):
+    """An induction too shallow to close: status 1 and the trace's path;
+    then the JSON of a proof that closes."""
+    assert cli.main(["formal", "--core", CORE, "--width", str(K), "--mode", "prove", "--depth", "1"]) == EXIT_CHECK
+    out = capsys.readouterr().out
+    assert "not proved" in out and "counterexample trace:" in out and ".vcd" in out
+    assert cli.main(["formal", "--core", CORE, "--width", str(K), "--mode", "prove", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    (r,) = d["results"]
+    assert r["status"] == "PASS" and r["mode"] == "prove" and r["target"] == CORE
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--core", "nope"], "unknown core 'nope'"),
+    (["--core", CORE, "--width", "9"], "small widths"),
+    (["--core", CORE, "--width", "2"], "Width"),
+    (["--core", CORE, "--depth", "5"], "--depth needs --mode"),
+    (["--core", CORE, "--param", "Bogus=1"], "no parameter Bogus"),
+    (["--core", CORE, "--param", "CheckRange"], "NAME=VALUE"),
+    (["--core", "modexp", "--param", "CheckRange=0"], "not supported"),
+    (["--core", CORE, "--solver", "cvc5"], "invalid choice"),
+])
+def test_bad_arguments(capsys, argv, needle):
+    code = cli.main(["formal"] + argv)
+    err = capsys.readouterr().err
+    assert code == EXIT_USAGE, err
+    assert needle in err and err.count("\n") == 1 and "Traceback" not in err
