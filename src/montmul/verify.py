@@ -64,6 +64,7 @@ class Result:
     rejected: int = 0          #: rejected requests checked (err_o, s_o = 0, latency 0)
     mismatches: int = 0        #: harness mismatches + model mismatches
     products_per_s: float = 0.0  #: products per second of simulation wall time
+    products_per_cpu_s: float = 0.0  #: products per CPU second of the simulation loop
     cycles: int = 0
     seconds_sim: float = 0.0   #: wall seconds of the simulation loop (C++)
     cpu_seconds: float = 0.0   #: CPU seconds of the simulation loop
@@ -291,6 +292,7 @@ def verify(
         res.seconds_sim = round(out["seconds"], 3)
         res.cpu_seconds = round(out["cpu_seconds"], 3)
         res.products_per_s = round(res.products / out["seconds"], 1) if out["seconds"] > 0 else 0.0
+        res.products_per_cpu_s = round(res.products / out["cpu_seconds"], 1) if out["cpu_seconds"] > 0 else 0.0
         if log.is_file():
             _model_check(core, width, hdl, log, res)
     # The sample holds the first requests; those with operand-dependent
@@ -311,6 +313,7 @@ def totals(results: list[Result]) -> dict:
         "products_per_s": round(products / secs, 1) if secs > 0 else 0.0,
         "seconds_sim": round(secs, 3),
         "cpu_seconds": round(sum(r.cpu_seconds for r in results), 3),
+        "products_per_cpu_s": round(products / cpu, 1) if (cpu := sum(r.cpu_seconds for r in results)) > 0 else 0.0,
         "model_checked": sum(r.model_checked for r in results),
     }
 
@@ -322,7 +325,8 @@ def format_result(r: Result) -> str:
         f"{r.core} width {r.width} ({params}), {r.mode}"
         + (f" (seed {r.seed})" if r.mode == "random" else "")
         + f": {r.products:,} products + {r.rejected:,} rejected requests, {r.mismatches} mismatches",
-        f"  {r.products_per_s:,.0f} products/s ({r.seconds_sim} s simulation, {r.cpu_seconds} s CPU, "
+        f"  {r.products_per_s:,.0f} products/s, {r.products_per_cpu_s:,.0f} per CPU second "
+        f"({r.seconds_sim} s simulation, {r.cpu_seconds} s CPU, "
         f"{r.cycles:,} cycles; build {r.build_seconds} s)",
     ]
     if r.latency_bounded:
