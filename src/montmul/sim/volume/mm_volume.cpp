@@ -477,14 +477,15 @@ int main(int argc, char** argv) {
       Outstanding& o = queue.front();
       const Request& r = o.req;
       const long long cycles = static_cast<long long>(o.t_valid - o.t_acc);
-      if (logf && (r.index < log_count || (log_stride && r.index % log_stride == 0))) {
-        std::fprintf(logf, "%s %s %s %s %d %lld\n", hex(r.a).c_str(), hex(r.b).c_str(), hex(r.n).c_str(),
-                     hex(o.s).c_str(), o.err ? 1 : 0, cycles);
-        ++logged;
-      }
       // due: the request's own latency from acceptance, or right after the
       // older response was taken, whichever is later
       const uint64_t from = o.t_due_from > o.t_acc ? o.t_due_from : o.t_acc;
+      if (logf && (r.index < log_count || (log_stride && r.index % log_stride == 0))) {
+        // last field: cycles it waited for an older response to be taken
+        std::fprintf(logf, "%s %s %s %s %d %lld %lld\n", hex(r.a).c_str(), hex(r.b).c_str(), hex(r.n).c_str(),
+                     hex(o.s).c_str(), o.err ? 1 : 0, cycles, static_cast<long long>(from - o.t_acc));
+        ++logged;
+      }
       if (r.expect_err) {
         ++rejected;
         if (!o.err) fail("error flag", "err_o low on a request the core must reject", r, o.s, o.err, cycles);
