@@ -556,7 +556,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="every odd N < 2^k with every A, B < 2N (widths up to 8)")
     vf.add_argument("--seed", type=int, default=1, help="random seed")
     vf.add_argument("--model-sample", type=nonneg_int,
-                    help="requests also compared with the Python model (default 10000; every one with --exhaustive)")
+                    help="requests also compared with the Python model (default 10000; with --exhaustive every one "
+                         "for the cores whose latency depends on the operands)")
     vf.add_argument("--jobs", type=positive_int, default=1, help="parallel builds and runs")
     vf.add_argument("--json", action="store_true", help="print one JSON object")
     vf.set_defaults(func=cmd_verify)
