@@ -7,7 +7,7 @@ PY      := $(VENV)/bin/python
 export PATH := $(CURDIR)/.tools/bin:$(CURDIR)/$(VENV)/bin:$(PATH)
 JOBS    ?= $(shell nproc)
 
-.PHONY: help setup demo test test-fast lint formal cycles report clean bench-rsa rsa-axil
+.PHONY: help setup demo test test-fast lint formal cycles report clean bench-rsa rsa-axil verify-volume coverage
 
 help:  ## list the targets (this text)
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):[^#]*## /  make \1\t/' | expand -t 22
@@ -43,6 +43,13 @@ bench-rsa: setup  ## RSA bench into build/bench/rsa.md (UPDATE=1: refresh the tr
 
 rsa-axil: setup  ## RSA-2048 PKCS#1 v1.5 signature through the AXI4-Lite wrapper (scs_new_ct, CRT, Verilator)
 	MONTMUL_AXIL_RSA2048=1 $(PY) -m pytest -q -s tb/mm_modexp_axil -k rsa2048
+
+verify-volume: setup  ## volume harness, every core: 10^6 products at 64 bits, every product at widths 3-6 (docs/verify.md)
+	$(PY) -m montmul.cli verify --core all --width 64 --count 1000000
+	$(PY) -m montmul.cli verify --core all --width 3,4,5,6 --exhaustive
+
+coverage: setup  ## line and toggle coverage of every core's bench on Verilator at 64 bits (build/coverage/coverage.md)
+	$(PY) -m montmul.sim.coverage --jobs $(JOBS)
 
 clean:  ## delete build/ (simulator builds, synthesis cache: the next make report reruns synthesis)
 	rm -rf build .pytest_cache

@@ -35,6 +35,7 @@ LAYERS = (
     ("montmul.driver", 3),
     ("montmul.fusesoc", 3),
     ("montmul.integration", 3),
+    ("montmul.verify", 3),
     ("montmul.cli_util", 4),
     ("montmul.cli_rsa", 4),
     ("montmul.cli_formal", 4),

@@ -13,6 +13,7 @@
                 [--ladder|--no-ladder] [--allow-timing-leak] [--json] {sign,verify,encrypt,decrypt} ...
     montmul formal --core NAME|modexp [--width K] [--depth D] [--mode all|prove|bmc] [--solver S] [--json]
     montmul report [--widths 1024,2048] [--fpga-widths 256,1024,2048] [--core ...] [--out build/report] ...
+    montmul verify --core NAME[,..]|all --width K[,..] [--count N | --exhaustive] [--seed S] [--param P=V] [--json]
 
 Operands are decimal or 0x-hex.  ``--json`` prints one JSON object, big
 integers as 0x-hex strings.  Long jobs draw a progress bar on stderr.
@@ -179,6 +180,58 @@ def cmd_cycles(args) -> int:
         what = "result, accepting edge and latency" if in_flight > 1 else "result and latency"
         print(f"  every RTL {what} equals the model's ({out['seconds_sim']} s simulation)")
     return 0
+
+
+# --------------------------------------------------------------------------
+def cmd_verify(args) -> int:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from . import verify
+
+    names = sorted(cores.CORES) if args.core == "all" else parse_csv(args.core)
+    if not names:
+        raise CliError("--core needs a core name, a comma-separated list or 'all'")
+    widths = parse_widths(str(args.width), "--width")
+    if args.exhaustive and args.count is not None:
+        raise CliError("--exhaustive runs every odd N < 2^k with every A, B < 2N: drop --count")
+    params = {}
+    for item in args.param or []:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise CliError(f"--param takes NAME=VALUE, got {item!r}")
+        params[name] = parse_int(value)
+    runs = [(cores.get(n), k) for n in names for k in widths]
+    for core, k in runs:  # every combination checked before the first build
+        core.hdl_params(k, **params)
+        if args.exhaustive and k > verify.EXHAUSTIVE_MAX_WIDTH:
+            raise CliError(f"--exhaustive: width at most {verify.EXHAUSTIVE_MAX_WIDTH} (got {k})")
+
+    def one(run):
+        core, k = run
+        return verify.verify(core, k, count=args.count or verify.DEFAULT_COUNT, exhaustive=args.exhaustive,
+                             seed=args.seed, params=params, model_sample=args.model_sample)
+
+    try:
+        with ThreadPoolExecutor(args.jobs) as pool:
+            results = list(pool.map(one, runs))
+    except verify.HarnessError as exc:
+        return fail(str(exc), EXIT_TOOL)
+    bad = sum(r.mismatches for r in results)
+    if args.json:
+        out = results[0].as_dict() if len(results) == 1 else {
+            **verify.totals(results), "runs": [r.as_dict() for r in results]}
+        out["wall_seconds"] = progress.wall_seconds(args._t0)
+        print(json.dumps(out))
+    else:
+        for r in results:
+            print(verify.format_result(r))
+        if len(results) > 1:
+            t = verify.totals(results)
+            print(f"total: {len(results)} runs, {t['products']:,} products, {t['mismatches']} mismatches, "
+                  f"{t['products_per_s']:,.0f} products/s")
+    if bad:
+        return fail(f"{bad} mismatches (the failing vectors are printed above)", EXIT_CHECK)
+    return EXIT_OK
 
 
 # --------------------------------------------------------------------------
@@ -521,6 +574,23 @@ def build_parser() -> argparse.ArgumentParser:
     jobs_arg(rp, "parallel processes")
     rp.add_argument("--force", action="store_true", help="rerun synthesis even when cached")
     rp.set_defaults(func=cmd_report)
+
+    vf = subparser(sub, "verify", help="volume verification on Verilator: random and corner-case (or every) "
+                                       "product checked in C++ against GMP and the model (docs/verify.md)")
+    vf.add_argument("--core", required=True, help="core name(s), comma-separated, or 'all'")
+    vf.add_argument("--width", required=True, help="modulus width(s) k, comma-separated")
+    vf.add_argument("--param", action="append", metavar="P=V", help="HDL parameter for every core (repeatable)")
+    vf.add_argument("--count", type=positive_int,
+                    help="requests per run, corner cases first (default 100000; not with --exhaustive)")
+    vf.add_argument("--exhaustive", action="store_true",
+                    help="every odd N < 2^k with every A, B < 2N (widths up to 8)")
+    vf.add_argument("--seed", type=int, default=1, help="random seed")
+    vf.add_argument("--model-sample", type=nonneg_int,
+                    help="requests also compared with the Python model (default 10000; with --exhaustive every one "
+                         "for the cores whose latency depends on the operands)")
+    vf.add_argument("--jobs", type=positive_int, default=1, help="parallel builds and runs")
+    vf.add_argument("--json", action="store_true", help="print one JSON object")
+    vf.set_defaults(func=cmd_verify)
 
     add_rsa_parsers(sub, core_args, subparser)  # modexp, rsa (src/montmul/cli_rsa.py)
     add_formal_parser(sub, subparser)  # formal (src/montmul/cli_formal.py)

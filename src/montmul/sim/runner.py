@@ -37,8 +37,20 @@ def param_tag(params: dict[str, int]) -> str:
     return "_".join(f"{k}{v}" for k, v in sorted(params.items()))
 
 
+#: Environment variable: 1 builds Verilator with line and toggle coverage
+#: (``--coverage-line --coverage-toggle``, in ``<build>/sim/verilator_cov/``)
+#: and writes one ``coverage_<test>.dat`` per run into the build folder
+#: (``montmul.sim.coverage``, ``make coverage``).
+COVERAGE_ENV = "MONTMUL_COVERAGE"
+
+
+def coverage_on(sim: str) -> bool:
+    return sim == "verilator" and os.environ.get(COVERAGE_ENV, "") not in ("", "0")
+
+
 def build_dir(core: Core, sim: str, params: dict[str, int]) -> Path:
-    return build_root() / sim / f"{core.name}_{param_tag(params)}"
+    folder = sim + ("_cov" if coverage_on(sim) else "")
+    return build_root() / folder / f"{core.name}_{param_tag(params)}"
 
 
 def _prepare(core: Core, sim: str, width: int, params: dict[str, int] | None):
@@ -62,6 +74,8 @@ def build(core: Core, sim: str, width: int, params: dict[str, int] | None = None
         # verilated.mk leaves the precompiled-header include flag empty, which
         # breaks every model split over several C++ files (wide cores).
         os.environ["MAKEFLAGS"] = "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O2"
+        if coverage_on(sim):
+            build_args += ["--coverage-line", "--coverage-toggle"]
     bdir.mkdir(parents=True, exist_ok=True)
     # Parallel pytest workers and CLI runs may ask for the same build: one
     # builds, the others wait and then find it up to date.
@@ -146,8 +160,10 @@ def run(
 def _test(sim, core, testcase, bdir, test_dir, env, waves, name, log, test_module):
     from cocotb_tools.runner import get_runner
 
+    plusargs = [f"+verilator+coverage+file+{bdir / ('coverage_' + name + '.dat')}"] if coverage_on(sim) else []
     return get_runner(sim).test(
         test_module=test_module,
+        plusargs=plusargs,
         hdl_toplevel=core.top,
         hdl_toplevel_lang="verilog",
         testcase=testcase,
