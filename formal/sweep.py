@@ -52,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             verdict = {"PASS": "proved" if mode == "prove" else f"pass, depth {r.depth}"}.get(
                 r.status, f"{r.status} (depth {r.depth})")
+            if r.status == "TIMEOUT" and r.reached is not None:
+                verdict = f"TIMEOUT, no failure to step {r.reached} of {r.depth}"
             if mode == "prove" and r.status == "PASS":
                 verdict += f" (depth {r.depth})"
             cells += [verdict, f"{r.seconds:.0f}"]

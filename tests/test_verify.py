@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -78,11 +77,11 @@ def test_verilator_injected_fault_is_caught(fault, tmp_path, monkeypatch):
     text = f.read_text()
     assert text.count(good) == 1
     f.write_text(text.replace(good, bad))
+    # share the cached Verilator runtime with the normal builds
+    for cache in (resources.build_root() / "verify").glob("_runtime_*"):
+        shutil.copytree(cache, tmp_path / "build" / "verify" / cache.name)
     monkeypatch.setenv(resources.SOURCE_ENV, str(tmp_path))
     monkeypatch.setenv(resources.BUILD_ENV, str(tmp_path / "build"))
-    # share the cached Verilator runtime with the normal builds
-    for cache in (Path.cwd() / "build" / "verify").glob("_runtime_*"):
-        shutil.copytree(cache, tmp_path / "build" / "verify" / cache.name)
     r = verify.verify(R2, 8, count=3000)
     assert r.mismatches > 0 and kind in {f["kind"] for f in r.failures}, r.failures
     code = cli.main(["verify", "--core", "r2_basic", "--width", "8", "--count", "3000"])

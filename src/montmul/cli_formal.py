@@ -53,7 +53,8 @@ def cmd_formal(args) -> int:
                 "PASS": "proved (unbounded)" if res.mode == "prove" else f"no failure to depth {res.depth}",
                 "FAIL": "FAILED",
                 "UNKNOWN": f"not proved: induction fails at depth {res.depth} (raise --depth)",
-                "TIMEOUT": "timed out",
+                "TIMEOUT": "timed out" + (f" (no failure to step {res.reached})"
+                                          if res.reached is not None and res.reached >= 0 else ""),
                 "ERROR": "tool error",
             }.get(res.status, res.status)
             ps = ", ".join(f"{k}={v}" for k, v in sorted(res.params.items()) if k != "Width")

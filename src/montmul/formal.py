@@ -93,6 +93,9 @@ class FormalResult:
     trace: str | None = None  #: counterexample VCD (FAIL, UNKNOWN)
     failed: list[str] = field(default_factory=list)  #: failing assertions' source locations
     latency_bound: int | None = None
+    #: BMC: the deepest step whose assertions were checked without a failure
+    #: (of interest when the run timed out)
+    reached: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -525,6 +528,7 @@ def prepare(job: Job) -> Path:
 
 _TRACE = re.compile(r"(?:counterexample trace|Writing trace to VCD file)[^:]*:\s*(\S+\.vcd)")
 _ASSERT = re.compile(r"failed assertion .* at (\S+)")
+_STEP = re.compile(r"Checking assertions in step (\d+)")
 
 
 def _stop(proc: subprocess.Popen) -> None:
@@ -565,6 +569,9 @@ def run(job: Job, quiet: bool = True) -> FormalResult:
         status = st.read_text().split()[0]
     trace = None
     failed: list[str] = []
+    steps = [int(m.group(1)) for m in _STEP.finditer(log)]
+    # the last step started may still have been running when the run ended
+    reached = (max(steps) - (0 if status == "PASS" else 1)) if steps and job.mode == "bmc" else None
     for line in log.splitlines():
         m = _TRACE.search(line)
         if m and trace is None:
@@ -587,7 +594,7 @@ def run(job: Job, quiet: bool = True) -> FormalResult:
         target=job.target if job.target != MODEXP else f"{MODEXP}({job.inner})",
         width=job.width, params=dict(job.params), mode=job.mode, depth=job.depth,
         solver=job.solver, status=status, seconds=round(seconds, 2), workdir=str(d),
-        trace=trace, failed=failed, latency_bound=bound,
+        trace=trace, failed=failed, latency_bound=bound, reached=reached,
     )
 
 
