@@ -21,6 +21,7 @@ command -v iverilog >/dev/null || need_apt+=(iverilog)
 command -v sta >/dev/null || need_apt+=(opensta)
 command -v make >/dev/null || need_apt+=(make)
 command -v g++ >/dev/null || need_apt+=(g++)
+[ -f /usr/include/gmpxx.h ] || need_apt+=(libgmp-dev)  # montmul verify's C++ harness (GMP)
 python3 -c 'import venv, ensurepip' 2>/dev/null || need_apt+=(python3-venv)
 if [ ${#need_apt[@]} -gt 0 ] || [ ! -f .tools/osu018/osu018_stdcells.lib ]; then
   sudo_if apt-get update -qq
