@@ -49,6 +49,8 @@ module mm_in_check #(
     assign a_lt = ~a_co;
     assign b_lt = ~b_co;
   end else begin : gen_no_range
+    logic unused_ops;  // the operands are not compared
+    assign unused_ops = ^{a_i, b_i, bound};
     assign a_lt = 1'b1;
     assign b_lt = 1'b1;
   end

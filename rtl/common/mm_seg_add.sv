@@ -48,19 +48,33 @@ module mm_seg_add #(
     logic [NumSegs-1:0] gen, tra;  // carry out of segment j with carry in 0 / 1
 
     // Segment carries: carry[j+1] = gen[j] | (tra[j] & carry[j]), by a
-    // parallel prefix over (gen, tra) (the later loop index reads the value
-    // of the previous level: j runs downwards), then the carry in.
-    always_comb begin
-      logic [NumSegs-1:0] g, t;
-      g = gen;
-      t = tra;
-      for (int d = 1; d < NumSegs; d = d * 2) begin
-        for (int j = NumSegs - 1; j >= d; j--) begin
-          g[j] = g[j] | (t[j] & g[j-d]);
-          t[j] = t[j] & t[j-d];
+    // parallel prefix (Kogge-Stone) over (gen, tra): level l combines node j
+    // with node j - 2^l.  After the last level, g[j] / t[j] say whether
+    // segments 0..j together generate / transmit a carry.  Level l lives in
+    // bits [l*NumSegs +: NumSegs] of g_all / t_all.
+    localparam int Levels = $clog2(NumSegs);
+    logic [(Levels+1)*NumSegs-1:0] g_all, t_all;
+    logic [NumSegs-1:0]            g, t;
+
+    assign g_all[NumSegs-1:0] = gen;
+    assign t_all[NumSegs-1:0] = tra;
+    for (genvar l = 0; l < Levels; l++) begin : gen_level
+      for (genvar j = 0; j < NumSegs; j++) begin : gen_node
+        localparam int Cur = l * NumSegs + j;
+        localparam int Nxt = (l + 1) * NumSegs + j;
+        if (j >= (1 << l)) begin : gen_op
+          assign g_all[Nxt] = g_all[Cur] | (t_all[Cur] & g_all[Cur-(1<<l)]);
+          assign t_all[Nxt] = t_all[Cur] & t_all[Cur-(1<<l)];
+        end else begin : gen_pass
+          assign g_all[Nxt] = g_all[Cur];
+          assign t_all[Nxt] = t_all[Cur];
         end
       end
-      // g[j], t[j]: segments 0..j together generate / transmit a carry.
+    end
+    assign g = g_all[Levels*NumSegs+:NumSegs];
+    assign t = t_all[Levels*NumSegs+:NumSegs];
+
+    always_comb begin
       carry[0] = ci_i;
       for (int j = 1; j < NumSegs; j++) begin
         carry[j] = g[j-1] | (t[j-1] & ci_i);

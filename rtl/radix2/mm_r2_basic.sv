@@ -83,7 +83,8 @@ module mm_r2_basic #(
   assign add_b = ai ? {2'b0, b_q} : '0;
   assign add_n = qi ? {3'b0, n_q} : '0;
   assign csa_s = {1'b0, s_q} ^ add_b ^ add_n;
-  assign {unused_csa_top, csa_c} = {({1'b0, s_q} & add_b) | ({1'b0, s_q} & add_n) | (add_b & add_n), 1'b0};
+  assign {unused_csa_top, csa_c} =
+      {({1'b0, s_q} & add_b) | ({1'b0, s_q} & add_n) | (add_b & add_n), 1'b0};
 
   mm_seg_add #(
     .Width(Width + 3)

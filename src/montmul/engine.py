@@ -109,9 +109,16 @@ _PORTS = (
 def core_hdl_params(core: str, params: dict[str, int] | None = None) -> dict[str, int]:
     """The core's HDL parameters other than Width, as the engine build fixes
     them: the registry's defaults, then ``params``, then the entry's fixed
-    overrides (e.g. scs_new_ct's ConstTime=1), checked against their ranges."""
+    overrides (e.g. scs_new_ct's ConstTime=1), checked against their ranges;
+    CheckRange is 0 (the engine checks its own inputs)."""
     c = cores.get(core)
     hdl = c.hdl_params(c.all_params["Width"].default, **(params or {}))
+    if "CheckRange" in hdl:
+        # The engine checks base < N and R2 < N itself, and every operand it
+        # feeds back is a core product, below 2N (Walter's bound): the core's
+        # range comparators would only add the engine's operand multiplexers
+        # and a wide comparison to the clock period.
+        hdl["CheckRange"] = 0
     return {k: v for k, v in hdl.items() if k != "Width"}
 
 
@@ -123,12 +130,6 @@ def core_wrapper(core: str, params: dict[str, int] | None = None) -> str:
     c = cores.get(core)
     check_core(c)
     fixed = core_hdl_params(core, params)
-    if "CheckRange" in fixed:
-        # The engine checks base < N and R2 < N itself, and every operand it
-        # feeds back is a core product, below 2N (Walter's bound): the core's
-        # range comparators would only add the engine's operand multiplexers
-        # and a wide comparison to the clock period.
-        fixed["CheckRange"] = 0
     w = cores.WIDTH
     plist = [("Width", "Width")]
     for k in sorted(fixed):
