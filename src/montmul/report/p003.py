@@ -138,7 +138,7 @@ def _failed(row: dict) -> str | None:
     if not err:
         return None
     text = " ".join(str(err).split())[:160].replace("|", "/")
-    return text if text.startswith("not run") else "failed: " + text
+    return text if text.startswith(("not run", "stopped")) else "failed: " + text
 
 
 def _paper(data: dict, k: int, ilv: int) -> dict | None:
