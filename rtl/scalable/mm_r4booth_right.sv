@@ -105,16 +105,24 @@ module mm_r4booth_right #(
   logic [BitsW-1:0]   nlim_q, nlim_d;  // n + 4: digits cover it when 2p*passes >= n + 4
   logic [NbW-1:0]     nbits;           // bit length of n_i
 
-  // modulus length: a priority encoder on N (a function, so that the
-  // intermediate values of the loop are not events: Icarus 11 would re-run an
-  // always_comb on them)
+  // modulus length: a binary search on the highest set bit of N, NbW levels,
+  // each an OR over the upper half of the remaining window (log depth: a
+  // linear priority chain of Width muxes overflows the WebAssembly Yosys'
+  // call stack in ABC9 at Width 1024).  A function, so that the intermediate
+  // values are not events (Icarus 11 would re-run an always_comb on them).
+  localparam int BlPad = 1 << NbW;
   function automatic logic [NbW-1:0] bit_length(input logic [Width-1:0] v);
-    bit_length = '0;
-    for (int i = 0; i < Width; i++) begin
-      if (v[i]) begin
-        bit_length = NbW'(i + 1);
+    logic [BlPad-1:0] x;
+    logic [NbW-1:0]   pos;
+    x   = BlPad'(v);
+    pos = '0;
+    for (int l = NbW - 1; l >= 0; l--) begin
+      if (|(x >> (1 << l))) begin
+        pos = pos | NbW'(1 << l);
+        x   = x >> (1 << l);
       end
     end
+    bit_length = (v == '0) ? '0 : pos + 1'b1;
   endfunction
 
   assign nbits = bit_length(n_i);

@@ -180,12 +180,22 @@ def _t3_rows(built: dict[str, dict], t2w16: dict[str, dict], fmax: dict[str, flo
     return rows
 
 
-def build(workers: int | None = None) -> dict:
+def _in_cache(job: synth.Job) -> bool:
+    key, _ = synth.cache_key(job)
+    return (synth.default_build() / "cache" / f"{key}.json").is_file()
+
+
+def build(workers: int | None = None, cached_only: bool = False) -> dict:
     """Run (or read from the cache) the synthesis jobs and assemble both
-    tables; failed runs keep their reason."""
+    tables; failed runs keep their reason.  ``cached_only``: run nothing,
+    report a job missing from the synthesis cache as not run."""
     js = jobs()
     flat = js["t2"] + js["fmax"] + js["t3"]
-    res = synth.run_many(flat, workers=workers, on_error="return")
+    todo = [j for j in flat if not cached_only or _in_cache(j)]
+    done = iter(synth.run_many(todo, workers=workers, on_error="return"))
+    res = [next(done) if j in todo else {"core": j.core, "width": j.width, "target": j.target,
+                                         "error": "not run (--cached-only and not in the synthesis cache)"}
+           for j in flat]
     n2, n3 = len(js["t2"]), len(js["fmax"])
     t2x, t2e, t3 = res[:n2], res[n2:n2 + n3], res[n2 + n3:]
     table2 = [_t2_row(j.core.split("_")[1], j.params["WordWidth"], xr, er) for j, xr, er in zip(js["t2"], t2x, t2e)]
@@ -288,8 +298,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m montmul.report.p002", description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=None, help="write the section here (default: stdout)")
     ap.add_argument("--workers", type=int, default=None, help="parallel synthesis processes")
+    ap.add_argument("--cached-only", action="store_true", help="run no synthesis; report missing runs as not run")
     args = ap.parse_args(argv)
-    text = markdown(build(args.workers))
+    text = markdown(build(args.workers, cached_only=args.cached_only))
     if args.out:
         args.out.write_text(text)
     else:
