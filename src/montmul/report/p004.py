@@ -325,7 +325,7 @@ def markdown(data: dict) -> str:
           f"`montmul synth --core NAME --width {k} --target xilinx --option family=xc5v --param WordWidth=W`. "
           "ECP5 (LFE5U-85F) after nextpnr place and route, clock constraint "
           f"200 MHz: `montmul synth --core NAME --width {k} --target ecp5 --param WordWidth=W`. "
-          "DSP48E counted from Yosys' cell list (the flow's `dsp` field counts only DSP48E1). "
+          "DSP48E counted from Yosys' cell list (every DSP48* cell). "
           "ECP5 LUT = LUT4 + 2 × CCU2C (slice LUT sites).",
           ""]
     rows = []
