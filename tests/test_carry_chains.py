@@ -42,10 +42,6 @@ NARROW, WIDE = 32, 64
 #: fails once a core is fixed, so the entry must then go).
 KNOWN_LONG = {
     "systolic_mux": "rtl/systolic: a chain that grows with the width",
-    "dsp_redundant": "rtl/dsp/mm_dsp_redundant.sv:472",
-    "dsp_redundant_ecp5": "rtl/dsp/mm_dsp_redundant.sv:472",
-    "r4booth_right": "rtl/scalable/mm_r4booth_right.sv:118",
-    "r4booth_left": "rtl/scalable/mm_r4booth_left.sv:120",
 }
 
 

@@ -53,7 +53,11 @@ module mm_seg_add #(
     // segments 0..j together generate / transmit a carry.  Level l lives in
     // bits [l*NumSegs +: NumSegs] of g_all / t_all.
     localparam int Levels = $clog2(NumSegs);
+    // One vector for all levels: level l + 1 reads level l's bits, which
+    // the lint tool reports as a (false) combinational loop of the vector.
+    /* verilator lint_off UNOPTFLAT */
     logic [(Levels+1)*NumSegs-1:0] g_all, t_all;
+    /* verilator lint_on UNOPTFLAT */
     logic [NumSegs-1:0]            g, t;
 
     assign g_all[NumSegs-1:0] = gen;

@@ -211,8 +211,9 @@ module mm_fcs_mmm42 #(
 
   always_comb begin
     for (int j = 0; j < PosW; j++) begin
-      pos_p1[j] = pos_q[j] ^ (&(pos_q | ~PosW'((1 << j) - 1)));
-      pos_p2[j] = (j == 0) ? pos_q[0] : pos_q[j] ^ (&(pos_q | ~PosW'(((1 << j) - 1) & ~1)));
+      // ~(PosW'(...)) in parentheses: Yosys 0.70 drops a unary ~ written before a size cast (docs/formal.md).
+      pos_p1[j] = pos_q[j] ^ (&(pos_q | ~(PosW'((1 << j) - 1))));
+      pos_p2[j] = (j == 0) ? pos_q[0] : pos_q[j] ^ (&(pos_q | ~(PosW'(((1 << j) - 1) & ~1))));
     end
   end
 

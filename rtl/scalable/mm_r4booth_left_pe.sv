@@ -63,7 +63,8 @@ module mm_r4booth_left_pe #(
     if (zero) begin
       bsel = '0;
     end else if (neg) begin
-      bsel = first ? (~mag & ~W'((1 << Sft) - 1)) : ~mag;
+      // ~(W'(...)) in parentheses: Yosys 0.70 drops a unary ~ before a size cast (docs/formal.md).
+      bsel = first ? (~mag & ~(W'((1 << Sft) - 1))) : ~mag;
     end else begin
       bsel = mag;
     end

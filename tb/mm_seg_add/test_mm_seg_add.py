@@ -58,6 +58,7 @@ else:
         env = {"MONTMUL_IN_SIM": "1", "SEG_WIDTH": str(width), "SEG_SEG": str(seg),
                "PYTHONPATH": os.pathsep.join([str(here), resources.python_path(), os.environ.get("PYTHONPATH", "")])}
         res = runner.test(hdl_toplevel="mm_seg_add", test_module="test_mm_seg_add", build_dir=str(bdir),
-                          test_dir=str(here), extra_env=env, log_file=str(bdir / "test.log"))
+                          test_dir=str(here), extra_env=env, log_file=str(bdir / "test.log"),
+                          results_xml=str(bdir / "results.xml"))
         _, failed = get_results(Path(res))
         assert not failed, f"see {bdir / 'test.log'}"
