@@ -50,35 +50,26 @@ module mm_seg_add #(
     // Segment carries: carry[j+1] = gen[j] | (tra[j] & carry[j]), by a
     // parallel prefix (Kogge-Stone) over (gen, tra): level l combines node j
     // with node j - 2^l.  After the last level, g[j] / t[j] say whether
-    // segments 0..j together generate / transmit a carry.  Level l lives in
-    // bits [l*NumSegs +: NumSegs] of g_all / t_all.
+    // segments 0..j together generate / transmit a carry.  Written as loops
+    // in one block (unrolled by synthesis into log2(NumSegs) levels): as
+    // generate blocks it took Icarus minutes to elaborate at 8193 bits.
     localparam int Levels = $clog2(NumSegs);
-    // One vector for all levels: level l + 1 reads level l's bits, which
-    // the lint tool reports as a (false) combinational loop of the vector.
-    /* verilator lint_off UNOPTFLAT */
-    logic [(Levels+1)*NumSegs-1:0] g_all, t_all;
-    /* verilator lint_on UNOPTFLAT */
-    logic [NumSegs-1:0]            g, t;
-
-    assign g_all[NumSegs-1:0] = gen;
-    assign t_all[NumSegs-1:0] = tra;
-    for (genvar l = 0; l < Levels; l++) begin : gen_level
-      for (genvar j = 0; j < NumSegs; j++) begin : gen_node
-        localparam int Cur = l * NumSegs + j;
-        localparam int Nxt = (l + 1) * NumSegs + j;
-        if (j >= (1 << l)) begin : gen_op
-          assign g_all[Nxt] = g_all[Cur] | (t_all[Cur] & g_all[Cur-(1<<l)]);
-          assign t_all[Nxt] = t_all[Cur] & t_all[Cur-(1<<l)];
-        end else begin : gen_pass
-          assign g_all[Nxt] = g_all[Cur];
-          assign t_all[Nxt] = t_all[Cur];
-        end
-      end
-    end
-    assign g = g_all[Levels*NumSegs+:NumSegs];
-    assign t = t_all[Levels*NumSegs+:NumSegs];
-
     always_comb begin
+      logic [NumSegs-1:0] g, t, g_nxt, t_nxt;
+      g = gen;
+      t = tra;
+      for (int l = 0; l < Levels; l++) begin
+        g_nxt = g;
+        t_nxt = t;
+        for (int j = 0; j < NumSegs; j++) begin
+          if (j >= (1 << l)) begin
+            g_nxt[j] = g[j] | (t[j] & g[j-(1<<l)]);
+            t_nxt[j] = t[j] & t[j-(1<<l)];
+          end
+        end
+        g = g_nxt;
+        t = t_nxt;
+      end
       carry[0] = ci_i;
       for (int j = 1; j < NumSegs; j++) begin
         carry[j] = g[j-1] | (t[j-1] & ci_i);
