@@ -50,14 +50,20 @@ module mm_seg_add #(
     // Segment carries: carry[j+1] = gen[j] | (tra[j] & carry[j]), by a
     // parallel prefix (Kogge-Stone) over (gen, tra): level l combines node j
     // with node j - 2^l.  After the last level, g[j] / t[j] say whether
-    // segments 0..j together generate / transmit a carry.  Written as loops
-    // in one block (unrolled by synthesis into log2(NumSegs) levels): as
-    // generate blocks it took Icarus minutes to elaborate at 8193 bits.
+    // segments 0..j together generate / transmit a carry.  A function with
+    // loops (unrolled by synthesis into log2(NumSegs) levels): as generate
+    // blocks Icarus took minutes to elaborate 257 segments, and as an
+    // always_comb with local variables Icarus 11 re-triggers the block on its
+    // own locals forever.
     localparam int Levels = $clog2(NumSegs);
-    always_comb begin
+
+    function automatic logic [NumSegs:0] seg_carries(input logic [NumSegs-1:0] gen_in,
+                                                     input logic [NumSegs-1:0] tra_in,
+                                                     input logic             ci);
       logic [NumSegs-1:0] g, t, g_nxt, t_nxt;
-      g = gen;
-      t = tra;
+      logic [NumSegs:0]   c;
+      g = gen_in;
+      t = tra_in;
       for (int l = 0; l < Levels; l++) begin
         g_nxt = g;
         t_nxt = t;
@@ -70,12 +76,14 @@ module mm_seg_add #(
         g = g_nxt;
         t = t_nxt;
       end
-      carry[0] = ci_i;
-      for (int j = 1; j < NumSegs; j++) begin
-        carry[j] = g[j-1] | (t[j-1] & ci_i);
+      c[0] = ci;
+      for (int j = 1; j <= NumSegs; j++) begin
+        c[j] = g[j-1] | (t[j-1] & ci);
       end
-      co_o = g[NumSegs-1] | (t[NumSegs-1] & ci_i);
-    end
+      seg_carries = c;
+    endfunction
+
+    assign {co_o, carry} = seg_carries(gen, tra, ci_i);
 
     for (genvar j = 0; j < NumSegs; j++) begin : gen_seg
       localparam int Lo = j * SegWidth;
