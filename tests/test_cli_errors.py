@@ -220,7 +220,7 @@ def test_help_text_and_defaults_on_every_option(capsys):
                 assert act.help, f"{p.prog} {act.option_strings[0]} has no help text"
     assert cli.main(["cycles", "--help"]) == 0
     out = " ".join(capsys.readouterr().out.split())
-    assert "random multiplications (default: 1000)" in out and "(default: model)" in out
+    assert "random multiplications; on a core with several products in flight" in out and "back to back (default: 1000)" in out and "(default: model)" in out
     assert cli.main(["--version"]) == 0
     assert capsys.readouterr().out.startswith("montmul 0.")
 
