@@ -14,6 +14,7 @@ import fcntl
 import json
 import math
 import os
+import re
 import shutil
 import time
 import uuid
@@ -329,7 +330,8 @@ def test_ecp5_budget_and_fit_are_results(build_dir, monkeypatch):
     job = sy.Job("r2_basic", WIDTH, "ecp5", options={"budget_s": 0.5})
     r = sy.synth(job, build_dir=d)
     assert r["status"] == "timed_out" and r["fmax_mhz"] is None and r["cached"] is False
-    assert r["error"].startswith("timed out: Yosys past the 0 s budget")
+    # the flat run or, when it beats half a second on a quiet machine, the per-instance run
+    assert re.match(r"timed out: Yosys( \(per-instance run\))? past the 0 s budget", r["error"]), r["error"]
     again = sy.run_many([job], build_dir=d, on_error="return")[0]
     assert again["cached"] is True and again["status"] == "timed_out"
     with pytest.raises(tools.ToolError, match="timed out"):
