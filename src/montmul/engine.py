@@ -325,3 +325,312 @@ def modexp_model(
         exp_len = default_exp_len(exp)
     r2 = r2_mod(n, core, width, params) if n >= 1 else 0
     return engine_model(base, exp, n, r2, exp_len, core=core, width=width, params=params, ladder=ladder)
+
+
+# ---------------------------------------------------------------------------
+# RSA-CRT: mm_modexp_crt (docs/modexp.md, "RSA-CRT in the engine")
+#
+# One request: c (2k bits), the primes p > q (k bits each, top bit set),
+# dP, dQ with their lengths, R^2 mod p, R^2 mod q and qInv*R mod p (qInv =
+# q^-1 mod p).  Two threads, P (mod p) and Q (mod q), run side by side on one
+# core in rounds: a round is every product both threads can issue now (all
+# independent), issued back to back as the core accepts them; the round ends
+# when the last response is taken.  A one-slot core takes them one after the
+# other; a core with several slots (dsp_redundant, Interleave > 1) keeps them
+# in flight together.  Per thread (modulus N, R2 = R^2 mod N, K = 2^k):
+#   round Init:  x = MM(R2, 1)             R mod N
+#                y = MM(R2, K)             K*R mod N
+#   round Chk:   z = MM(x, 1)              must be 1 mod N (R2 check)
+#                y = MM(c_hi, y)           c_hi*K mod N
+#   Chk (1 cycle): z mod N == 1 else err; y = y mod N
+#   Add (1 cycle): y = y + (c_lo mod N)    congruent to c, in [0, 2N)
+#   round Base:  y = MM(y, R2)             c*R mod N
+#   rounds Loop: square-and-multiply or ladder, as mm_modexp
+#   round Exit:  y = MM(x, 1)
+# (a thread whose loop ends first issues its exit while the other goes on);
+#   Red (1 cycle):  y = y mod N            m_p, m_q
+#   G1, G2 (1 cycle each): y_P = m_p + p - m_q    in (0, 2p) as q < p
+#   round Gar (thread P): y = MM(y, qInv*R)  h, unreduced
+#                         z = MM(q, qInv*R)  must be 1 mod p (qInv check)
+#   Fin (1 cycle): z mod p == 1 else err; h = y mod p
+# Response: (m_q, h); the host's m = m_q + q*h (a k x k multiply-add).
+
+#: Engine cycles of each one-cycle step of a CRT request (Chk, Add, Red, G1,
+#: G2, Fin).
+CRT_STEPS = ("chk", "add", "red", "g1", "g2", "fin")
+#: The CRT engine's RTL (after the core's files and the wrapper).
+CRT_RTL = "modexp/mm_modexp_crt.sv"
+
+
+@dataclass(frozen=True)
+class CrtRequest:
+    """The ports of mm_modexp_crt (host-precomputed per key: r2p, r2q, qinvr)."""
+
+    c: int  #: 2k bits, any value (reduced mod p and q on the core)
+    p: int  #: the larger prime, odd, k bits with the top bit set
+    q: int  #: the smaller prime, odd, k bits with the top bit set, q < p
+    dp: int
+    dq: int
+    dp_len: int  #: 1 .. exp_width
+    dq_len: int
+    r2p: int  #: R^2 mod p (R: the core's radix for p)
+    r2q: int  #: R^2 mod q
+    qinvr: int  #: (q^-1 mod p) * R mod p
+
+    def ports(self) -> list[int]:
+        return [self.c, self.p, self.q, self.dp, self.dq, self.dp_len, self.dq_len, self.r2p, self.r2q, self.qinvr]
+
+
+@dataclass(frozen=True)
+class CrtResult:
+    mq: int  #: c^dQ mod q (0 on err)
+    h: int  #: (m_p - m_q) * qInv mod p (0 on err)
+    err: int
+    cycles: int  #: engine latency (accepting edge to the edge after which out_valid_o is high)
+    mults: int  #: core products
+    rounds: int = 0  #: rounds of products (model only)
+
+    def m(self, q: int) -> int:
+        """Garner's last step, on the host: m = m_q + q*h, in [0, p*q)."""
+        return self.mq + q * self.h
+
+
+def crt_slots(core: str, params: dict[str, int] | None = None) -> int:
+    """Products the core keeps in flight (the registry's in_flight)."""
+    c = cores.get(core)
+    return c.in_flight(c.hdl_params(c.all_params["Width"].default, **(params or {})))
+
+
+def check_crt_ports(req: CrtRequest, width: int, exp_width: int) -> None:
+    """ValueError for values that cannot even be presented at the ports."""
+    lw = exp_len_width(exp_width)
+    for name, bits in (("c", 2 * width), ("p", width), ("q", width), ("dp", exp_width), ("dq", exp_width),
+                       ("dp_len", lw), ("dq_len", lw), ("r2p", width), ("r2q", width), ("qinvr", width)):
+        v = getattr(req, name)
+        if v < 0 or v >= 1 << bits:
+            raise ValueError(f"{name}={v} does not fit the CRT engine's {bits}-bit port (width {width})")
+
+
+def crt_rejects(req: CrtRequest, width: int, exp_width: int | None = None) -> str | None:
+    """Why mm_modexp_crt rejects the request at its accepting edge, or None.
+    (A wrong R^2 or qInv*R is found later, by the Chk and Fin steps.)"""
+    exp_width = width if exp_width is None else exp_width
+    top = 1 << (width - 1)
+    for name in ("p", "q"):
+        v = getattr(req, name)
+        if v % 2 == 0 or not v & top:
+            return f"{name}={v} must be odd with its top bit (bit {width - 1}) set"
+    if req.q >= req.p:
+        return "q must be below p (give the larger prime as p)"
+    for name, e, t in (("dP", req.dp, req.dp_len), ("dQ", req.dq, req.dq_len)):
+        if not 1 <= t <= exp_width:
+            return f"{name} length {t} outside [1, {exp_width}]"
+        if e >> t:
+            return f"{name} {e:#x} has bits set at or above its length {t}"
+    if req.r2p >= req.p:
+        return "R^2 mod p input not below p"
+    if req.r2q >= req.q:
+        return "R^2 mod q input not below q"
+    if req.qinvr >= req.p:
+        return "qInv*R input not below p"
+    return None
+
+
+def _round_edges(t0: int, lats: list[int], slots: int) -> int:
+    """Edge at which the engine takes the last response of a round whose
+    products (latencies ``lats``) it presents from the cycle after edge
+    ``t0``, in order, holding out_ready high: the core's handshake as
+    mm_req_ctrl (one slot) or mm_req_pipe around a ring of ``slots``
+    contexts (montmul.models.dsp.RingSchedule): a request is accepted at edge
+    e when fewer than ``slots`` responses are outstanding (taken before e)
+    and the context of phase e mod slots is free (completed at or before e);
+    a product accepted at e is filled at e + L; the oldest response is
+    presented after edge max(filled, previous take) and taken one edge
+    later."""
+    if slots == 1:
+        return t0 + sum(lat + MUL_OVERHEAD for lat in lats)
+    busy: dict[int, int] = {}
+    filled: list[int] = []
+    taken: list[int] = []
+    e, j, n = t0 + 1, 0, len(lats)
+    while len(taken) < n:
+        k = len(taken)
+        te = max(filled[k], taken[-1] if k else -1) + 1 if k < len(filled) else None
+        out = len(filled) - k
+        can = j < n and out < slots and busy.get(e % slots, -1) <= e
+        if can:
+            busy[e % slots] = e + lats[j]
+            filled.append(e + lats[j])
+            j += 1
+        if te == e:
+            taken.append(e)
+        if not can and te != e and (j == n or out >= slots):
+            e = te  # nothing to accept before the next take
+        else:
+            e += 1
+    return taken[-1]
+
+
+def crt_engine_model(
+    req: CrtRequest,
+    *,
+    core: str = "scs_new",
+    width: int,
+    exp_width: int | None = None,
+    params: dict[str, int] | None = None,
+    ladder: bool = False,
+    trace: list[Mult] | None = None,
+) -> CrtResult:
+    """mm_modexp_crt's answer to one request, bit- and cycle-exact."""
+    c = cores.get(core)
+    check_core(c)
+    if c.in_bound < 2:
+        raise ValueError(f"core {core!r}: the CRT engine needs operands up to 2N (its in_bound is {c.in_bound})")
+    exp_width = width if exp_width is None else exp_width
+    check_crt_ports(req, width, exp_width)
+    if crt_rejects(req, width, exp_width):
+        return CrtResult(0, 0, 1, 0, 0)
+    slots = crt_slots(core, params)
+    mask = (1 << (width + 1)) - 1
+    c_hi, c_lo = req.c >> width, req.c & ((1 << width) - 1)
+    th = []
+    for n, e, t, r2 in ((req.p, req.dp, req.dp_len, req.r2p), (req.q, req.dq, req.dq_len, req.r2q)):
+        th.append({"n": n, "e": e, "t": t, "r2": r2, "b": c_lo - n if c_lo >= n else c_lo,
+                   "x": 0, "y": 0, "z": 0, "ph": "init", "idx": 0, "sub": 0, "ebit": 0})
+    P, Q = th
+    t_edge = 0
+    mults = 0
+    rounds = 0
+
+    def red(s: dict, v: int) -> int:
+        return v - s["n"] if v >= s["n"] else v
+
+    def products(s: dict) -> list[tuple[int, int, str]]:
+        ph, x, y = s["ph"], s["x"], s["y"]
+        if ph == "init":
+            return [(s["r2"], 1, "x"), (s["r2"], 1 << width, "y")]
+        if ph == "chk":
+            return [(x, 1, "z"), (c_hi, y, "y")]
+        if ph == "base":
+            return [(y, s["r2"], "y")]
+        if ph == "loop":
+            if ladder:
+                return [(x, y, "x" if s["ebit"] else "y"), (y, y, "y") if s["ebit"] else (x, x, "x")]
+            return [(x, y, "x")] if s["sub"] else [(x, x, "x")]
+        if ph == "exit":
+            return [(x, 1, "y")]
+        if ph == "gar":
+            return [(y, req.qinvr, "y"), (Q["n"], req.qinvr, "z")]
+        return []
+
+    def advance(s: dict) -> None:
+        ph = s["ph"]
+        if ph == "init":
+            s["ph"] = "chk"
+        elif ph == "base":
+            s["ph"], s["idx"], s["sub"] = "loop", s["t"] - 1, 0
+            s["ebit"] = (s["e"] >> s["idx"]) & 1
+        elif ph == "loop":
+            if not ladder and not s["sub"] and s["ebit"]:
+                s["sub"] = 1
+                return
+            s["sub"] = 0
+            if s["idx"] == 0:
+                s["ph"] = "exit"
+            else:
+                s["idx"] -= 1
+                s["ebit"] = (s["e"] >> s["idx"]) & 1
+        elif ph in ("exit", "gar"):
+            s["ph"] = "fin"
+
+    def run_round() -> None:
+        nonlocal t_edge, mults, rounds
+        lats = []
+        for s in th:
+            for a, b, dst in products(s):  # operands as at the round's start
+                r = c.run_model(a, b, s["n"], width, params)
+                assert 0 <= r.result < 2 * s["n"], "core result outside [0, 2N)"
+                if trace is not None:
+                    trace.append(Mult(a, b, r.result, r.cycles))
+                s[dst] = r.result
+                lats.append(r.cycles)
+        mults += len(lats)
+        rounds += 1
+        t_edge = _round_edges(t_edge, lats, slots)
+        for s in th:
+            advance(s)
+
+    run_round()  # Init
+    run_round()  # Chk (phase stays chk: the Chk step follows)
+    t_edge += 1  # Chk step
+    if any(red(s, s["z"]) != 1 for s in th):
+        return CrtResult(0, 0, 1, t_edge, mults, rounds)
+    for s in th:
+        s["y"] = red(s, s["y"])
+    t_edge += 1  # Add step
+    for s in th:
+        s["y"] += s["b"]
+        s["ph"] = "base"
+    while any(s["ph"] != "fin" for s in th):
+        run_round()  # Base, Loop ..., Exit
+    t_edge += 1  # Red
+    for s in th:
+        s["y"] = red(s, s["y"])
+    mp, mq = P["y"], Q["y"]
+    t_edge += 1  # G1
+    P["y"] += P["n"]
+    t_edge += 1  # G2
+    P["y"] = (P["y"] + (~Q["y"] & mask) + 1) & mask
+    P["ph"] = "gar"
+    run_round()
+    t_edge += 1  # Fin
+    if red(P, P["z"]) != 1:
+        return CrtResult(0, 0, 1, t_edge, mults, rounds)
+    h = red(P, P["y"])
+    p, q = req.p, req.q
+    assert mp == pow(req.c, req.dp, p) and mq == pow(req.c, req.dq, q), "CRT model disagrees with pow()"
+    assert h == (mp - mq) * pow(q, -1, p) % p, "CRT model: h disagrees with Garner"
+    return CrtResult(mq, h, 0, t_edge, mults, rounds)
+
+
+def crt_request(
+    c: int, p: int, q: int, dp: int, dq: int, *, core: str, width: int,
+    params: dict[str, int] | None = None,
+) -> CrtRequest:
+    """The host's side of a CRT request: the primes in order (p > q; swapped
+    with their exponents if needed), exponent lengths, R^2 mod p and mod q
+    and qInv*R mod p (the per-key precomputation, like OpenSSL's
+    BN_MONT_CTX and RSA_get0_crt_params)."""
+    if p < q:
+        p, q, dp, dq = q, p, dq, dp
+    c_core = cores.get(core)
+    qinv = pow(q, -1, p)
+    qinvr = (qinv << c_core.radix_log2(width, params, p)) % p
+    return CrtRequest(c, p, q, dp, dq, default_exp_len(dp), default_exp_len(dq),
+                      r2_mod(p, core, width, params), r2_mod(q, core, width, params), qinvr)
+
+
+def crt_model(
+    core: str,
+    width: int | None,
+    c: int,
+    p: int,
+    q: int,
+    dP: int,
+    dQ: int,
+    *,
+    ladder: bool = False,
+    params: dict[str, int] | None = None,
+    exp_width: int | None = None,
+) -> tuple[int, int]:
+    """One RSA-CRT private-key operation on mm_modexp_crt on ``core``:
+    (m = c^d mod p*q, the engine's exact cycles).  width=None: the primes'
+    bit length; exp_width=None: width (wider for blinded exponents).
+    ValueError if the engine rejects the request."""
+    if width is None:
+        width = max(p.bit_length(), q.bit_length(), 3)
+    req = crt_request(c, p, q, dP, dQ, core=core, width=width, params=params)
+    r = crt_engine_model(req, core=core, width=width, exp_width=exp_width, params=params, ladder=ladder)
+    if r.err:
+        raise ValueError(f"the CRT engine rejects the request: {crt_rejects(req, width, exp_width) or 'R^2/qInv check'}")
+    return r.m(req.q), r.cycles

@@ -370,5 +370,25 @@ class ModexpDriver(Handshake):
         return [r.result, r.err, r.cycles, r.mults]
 
 
+class CrtDriver(Handshake):
+    """mm_modexp_crt: (c, p, q, dP, dQ, their lengths, R^2 mod p, R^2 mod q,
+    qInv*R mod p, ladder) -> (m_q, h, err) and the latency."""
+
+    request_ports = ("c_i", "p_i", "q_i", "dp_i", "dq_i", "dp_len_i", "dq_len_i", "r2p_i", "r2q_i", "qinvr_i",
+                     "ladder_i")
+    response_ports = ("mq_o", "h_o", "err_o")
+
+    def __init__(self, dut) -> None:
+        super().__init__(dut, int(os.environ["MONTMUL_MODEXP_TIMEOUT"]))
+
+    async def crt(self, *req: int, ready_after: int = 0) -> list[int]:
+        t = await self.request(*req)
+        (mq, h, err), cycles = await self.take(t, ready_after)
+        return [mq, h, err, cycles]
+
+    async def batch_row(self, *req: int) -> list[int]:
+        return await self.crt(*req)
+
+
 #: The batch module's drivers, by kind (:func:`montmul.sim.runner.run_batch`).
-BATCH_DRIVERS = {"core": CoreDriver, "core_group": CoreBatchDriver, "modexp": ModexpDriver}
+BATCH_DRIVERS = {"core": CoreDriver, "core_group": CoreBatchDriver, "modexp": ModexpDriver, "crt": CrtDriver}
