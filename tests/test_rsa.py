@@ -21,7 +21,7 @@ import pytest
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding as cpad
 
-from montmul import cores, rsa
+from montmul import cores, engine, rsa
 from montmul.modexp import modexp_model
 
 FULL = os.environ.get("MONTMUL_FULL_VECTORS") == "1"
@@ -87,9 +87,18 @@ def test_every_exponentiation_equals_pow(core, key512):
     assert c.data == pow(m, k.e, k.n)
     (x,) = c.exps
     assert (x.width, x.exp_bits) == (k.bits, k.e.bit_length())
-    # the CRT halves: each one a half-width exponentiation equal to pow()
-    # (non-CRT: test_crt_and_non_crt_agree_on_random_inputs)
+    # CRT on the CRT engine: one request on a half-width core, its cycles
+    # those of the engine's model
     r = rsa.rsadp(k, c.data, hw, crt=True)
+    assert r.data == m == pow(c.data, k.d, k.n)
+    (x,) = r.exps
+    assert r.crt and r.core == core and x.width == k.p.bit_length() and r.cycles == x.cycles > 0
+    req = engine.crt_request(c.data, k.p, k.q, k.dp, k.dq, core=core, width=x.width)
+    want = engine.crt_engine_model(req, core=core, width=x.width)
+    assert (x.cycles, x.mults) == (want.cycles, want.mults) and want.m(req.q) == m
+    # CRT as two mm_modexp jobs: each one a half-width exponentiation equal
+    # to pow() (non-CRT: test_crt_and_non_crt_agree_on_random_inputs)
+    r = rsa.rsadp(k, c.data, rsa.Hardware(core=core, check=False, crt_engine=False), crt=True)
     assert r.data == m == pow(c.data, k.d, k.n)
     assert r.crt and r.core == core and r.cycles == sum(e.cycles for e in r.exps) > 0
     assert [e.width for e in r.exps] == [k.p.bit_length(), k.q.bit_length()]
@@ -109,7 +118,7 @@ def test_crt_and_non_crt_agree_on_random_inputs(key512):
             a = rsa.rsadp(key512, c, hw, crt=True)
             b = rsa.rsadp(key512, c, hw, crt=False)
             assert a.data == b.data == pow(c, key512.d, key512.n)
-            assert len(a.exps) == 2 and len(b.exps) == 1
+            assert len(a.exps) == 1 and len(b.exps) == 1 and a.exps[0].what == "c^d mod pq (CRT)"
     for c in (0, 1, key512.n - 1):  # edge values of the representative
         assert rsa.rsadp(key512, c, FAST, crt=True).data == pow(c, key512.d, key512.n)
 
@@ -128,6 +137,16 @@ def test_faulty_engine_is_caught(key512, monkeypatch):
 
     monkeypatch.setattr(mx, "modexp", broken)
     with pytest.raises(RuntimeError, match="differs from pow"):
+        rsa.sign(key512, b"x", rsa.Hardware(core="r2_basic", crt_engine=False))
+    # the CRT engine: a fault in h (or m_q) is caught the same way
+    real_crt = engine.crt_engine_model
+
+    def broken_crt(req, **kw):
+        r = real_crt(req, **kw)
+        return type(r)(r.mq, r.h ^ 1, r.err, r.cycles, r.mults, r.rounds)
+
+    monkeypatch.setattr(engine, "crt_engine_model", broken_crt)
+    with pytest.raises(RuntimeError, match="differs from pow"):
         rsa.sign(key512, b"x", FAST)
 
 
@@ -140,7 +159,7 @@ def test_pkcs1v15_sign_byte_identical(genkey):
     want = ck.sign(msg, cpad.PKCS1v15(), hashes.SHA256())
     got = rsa.sign(genkey, msg, FAST)
     assert got.data == want
-    assert len(got.exps) == 2 and all(e.width == genkey.bits // 2 for e in got.exps)
+    assert len(got.exps) == 1 and all(e.width == genkey.bits // 2 for e in got.exps)
     # verify ours (and cryptography's, which is the same bytes) on our path
     v = rsa.verify(genkey.public(), msg, want, FAST)
     assert v.data is True and len(v.exps) == 1
@@ -522,11 +541,19 @@ def _capture_jobs(monkeypatch) -> list:
     seen: list = []
     real = rsa._run
 
+    real_crt = rsa._run_crt
+
     def spy(jobs, hw, exp_bits=0):
         seen.extend(jobs)
         return real(jobs, hw, exp_bits)
 
+    def spy_crt(c, p, q, dp, dq, hw, exp_bits=0):
+        # the CRT engine's request, as the two halves it computes
+        seen.extend([("c^dP mod p", c % p, dp, p), ("c^dQ mod q", c % q, dq, q)])
+        return real_crt(c, p, q, dp, dq, hw, exp_bits)
+
     monkeypatch.setattr(rsa, "_run", spy)
+    monkeypatch.setattr(rsa, "_run_crt", spy_crt)
     return seen
 
 
@@ -559,7 +586,11 @@ def test_blinded_sign_byte_identical_and_blinded(key512, monkeypatch, crt, base,
     if base:
         assert seen[0][1:] == (r, key.e, key.n)
     widths = [x.width for x in got.exps if x.what != "r^e mod n"]
-    assert widths == [n.bit_length() + exp_bits for *_, n in want_jobs]
+    if crt:
+        # the CRT engine: a core as wide as the primes, exponent ports exp_bits wider
+        assert widths == [key.p.bit_length()]
+    else:
+        assert widths == [n.bit_length() + exp_bits for *_, n in want_jobs]
     # Blinding only adds work: r^e, and the longer exponents on a wider core.
     assert got.cycles > plain.cycles
     assert got.blinding is not None and got.blinding.exp_bits == exp_bits

@@ -143,6 +143,10 @@ class Hardware:
     ladder: bool = False
     params: dict[str, int] | None = None  #: extra HDL parameters of the core
     procs: int = 1  #: parallel simulator processes
+    #: CRT private-key operations on the CRT engine mm_modexp_crt (both
+    #: halves side by side on one core, Garner's h on the core, m = m_q + q*h
+    #: on the host); False: two mm_modexp jobs, recombined on the host
+    crt_engine: bool = True
     #: compare every result with gmpy2.powmod and, in RTL simulation, every
     #: result and cycle count with the engine's model (RuntimeError if not equal)
     check: bool = True
@@ -424,6 +428,50 @@ def _run(jobs: list[tuple[str, int, int, int]], hw: Hardware, exp_bits: int = 0)
     return values, exps, seconds  # type: ignore[return-value]
 
 
+def _run_crt(c: int, p: int, q: int, dp: int, dq: int, hw: Hardware, exp_bits: int = 0
+             ) -> tuple[int, list[Exp], float]:
+    """c^d mod pq on the CRT engine mm_modexp_crt (``montmul.engine``,
+    ``docs/modexp.md``): the host's precomputation (prime order, R^2 mod p
+    and q, qInv*R mod p), one engine request, then m = m_q + q*h.  The core
+    is as wide as the primes; the exponent ports are ``exp_bits`` wider
+    (exponent blinding), whatever the drawn multipliers."""
+    from .engine import crt_engine_model, crt_rejects, crt_request
+
+    width = max(p.bit_length(), 3)
+    exp_width = width + exp_bits
+    for e in (dp, dq):
+        if e.bit_length() > exp_width:
+            raise ValueError(f"CRT exponent of {e.bit_length()} bits wider than the engine's {exp_width}-bit port")
+    req = crt_request(c, p, q, dp, dq, core=hw.core, width=width, params=hw.params)
+    if why := crt_rejects(req, width, exp_width):
+        raise ValueError(f"the CRT engine rejects this key: {why}")
+    t0 = time.perf_counter()
+    if hw.sim == "model":
+        r = crt_engine_model(req, core=hw.core, width=width, exp_width=exp_width, params=hw.params, ladder=hw.ladder)
+        want = r
+    else:
+        from .sim import crt_sim
+
+        (r,) = crt_sim.simulate([req], core=hw.core, width=width, exp_width=exp_width, sim=hw.sim,
+                                ladder=hw.ladder, params=hw.params)
+        want = None
+    seconds = time.perf_counter() - t0
+    what = "c^d mod pq (CRT)"
+    if r.err:
+        raise RuntimeError(f"the CRT engine rejected {what} (width {width}, core {hw.core})")
+    m = r.m(req.q)
+    if hw.check and (m >= p * q or (m % p, m % q) != (int(gmpy2.powmod(c, dp, p)), int(gmpy2.powmod(c, dq, q)))):
+        raise RuntimeError(f"{what} on {hw.core} ({hw.sim}) differs from pow(): the engine is faulty")
+    if hw.check and want is None:
+        want = crt_engine_model(req, core=hw.core, width=width, exp_width=exp_width, params=hw.params,
+                                ladder=hw.ladder)
+        if (r.mq, r.h, r.cycles) != (want.mq, want.h, want.cycles):
+            raise RuntimeError(f"{what}: RTL ({hw.sim}) disagrees with the model: cycles {r.cycles} vs {want.cycles}")
+    mults = want.mults if want is not None else 0
+    exp = Exp(what, width, max(dp.bit_length(), dq.bit_length()), r.cycles, mults)
+    return m, [exp], seconds
+
+
 def _need_private(key: RsaKey, op: str) -> None:
     if not key.is_private:
         raise ValueError(f"{op} needs a private key; this key is public")
@@ -476,10 +524,16 @@ def rsadp(key: RsaKey, c: int, hw: Hardware | None = None, *, crt: bool = True, 
         if blinding is not None and blinding.exp_bits:
             kp, kq = blinding.multipliers(2)
             dp, dq = dp + kp * (p - 1), dq + kq * (q - 1)
-        (m1, m2), d_exps, s1 = _run([("c^dP mod p", c % p, dp, p), ("c^dQ mod q", c % q, dq, q)], hw,
-                                    blinding.exp_bits if blinding else 0)
-        h = key.qinv * (m1 - m2) % p  # Garner
-        m = m2 + q * h
+        exp_bits = blinding.exp_bits if blinding else 0
+        if hw.crt_engine and p.bit_length() == q.bit_length():
+            m, d_exps, s1 = _run_crt(c, p, q, dp, dq, hw, exp_bits)
+        else:
+            # two mm_modexp jobs (also for primes of different lengths, which
+            # the CRT engine does not take: docs/modexp.md)
+            (m1, m2), d_exps, s1 = _run([("c^dP mod p", c % p, dp, p), ("c^dQ mod q", c % q, dq, q)], hw,
+                                        exp_bits)
+            h = key.qinv * (m1 - m2) % p  # Garner
+            m = m2 + q * h
     exps += d_exps
     secs += s1
     if r is not None:
