@@ -625,11 +625,49 @@ def test_blinding_errors(key512):
         rsa.sign(no_primes, b"m", FAST, crt=False, blinding=rsa.Blinding(base=False, exp_bits=8))
 
 
-def test_blinded_sign_on_verilator(key512):
-    """One blinded CRT signature through the RTL engine (Verilator): the
-    engine's results and cycle counts are checked against the model by
-    rsa._run (Hardware.check), the bytes against cryptography."""
-    hw = rsa.Hardware(core="scs_new_ct", sim="verilator", ladder=True)
+# (core, params, blinding of the blinded signature): a one-slot constant-
+# time core with base and exponent blinding, dsp_redundant with two products
+# in flight (the CRT halves interleaved) with exponent blinding (base
+# blinding's r^e mod n would need a full-width mm_modexp build as well).
+_RTL_CRT = [
+    ("scs_new_ct", None, dict(r=5, exp_bits=8, k=(0x81, 0xC3))),
+    ("dsp_redundant", {"Interleave": 2}, dict(base=False, exp_bits=8, k=(0x81, 0xC3))),
+]
+
+
+@pytest.mark.parametrize("core,params,blind", _RTL_CRT, ids=[c for c, *_ in _RTL_CRT])
+def test_crt_sign_on_verilator(key512, core, params, blind):
+    """CRT signatures through the CRT engine's RTL (Verilator, 256-bit
+    halves), with and without blinding: the bytes equal cryptography's, the
+    RTL's response and cycles the model's (rsa._run_crt checks them too,
+    Hardware.check), and the blinded one costs more."""
+    hw = rsa.Hardware(core=core, sim="verilator", ladder=True, params=params)
     want = key512.cryptography_key().sign(b"rtl", cpad.PKCS1v15(), hashes.SHA256())
-    got = rsa.sign(key512, b"rtl", hw, blinding=rsa.Blinding(r=5, exp_bits=8, k=(0x81, 0xC3)))
-    assert got.data == want
+    plain = rsa.sign(key512, b"rtl", hw)
+    got = rsa.sign(key512, b"rtl", hw, blinding=rsa.Blinding(**blind))
+    assert plain.data == got.data == want
+    (x,) = plain.exps
+    c = rsa.os2ip(rsa.emsa_pkcs1_v15(b"rtl", key512.size, "sha256"))
+    m, cycles = engine.crt_model(core, None, c, key512.p, key512.q, key512.dp, key512.dq, ladder=True, params=params)
+    assert (x.what, x.width, x.cycles) == ("c^d mod pq (CRT)", key512.p.bit_length(), cycles)
+    assert m == pow(c, key512.d, key512.n)
+    assert got.exps[-1].cycles > x.cycles
+
+
+@pytest.mark.skipif(not os.environ.get("MONTMUL_RSA2048_CRT"),
+                    reason="set MONTMUL_RSA2048_CRT=1 (or =core:Interleave) for RSA-2048 through the CRT engine's RTL")
+def test_rsa2048_crt_sign_on_verilator():
+    """Opt-in: one RSA-2048 CRT signature through the CRT engine on Verilator
+    (dsp_redundant, Interleave 2, square-and-multiply, by default), with and
+    without exponent blinding; cycles printed (pytest -s)."""
+    spec = os.environ["MONTMUL_RSA2048_CRT"]
+    core, _, ilv = (spec if spec != "1" else "dsp_redundant:2").partition(":")
+    params = {"Interleave": int(ilv)} if ilv else None
+    key = rsa.generate(2048)
+    hw = rsa.Hardware(core=core, sim="verilator", params=params)
+    want = key.cryptography_key().sign(b"rsa-2048", cpad.PKCS1v15(), hashes.SHA256())
+    plain = rsa.sign(key, b"rsa-2048", hw)
+    got = rsa.sign(key, b"rsa-2048", hw, blinding=rsa.Blinding(base=False, exp_bits=32))
+    assert plain.data == got.data == want
+    print(f"\nRSA-2048 CRT sign, {core} {params or ''}: {plain.exps[0].cycles} cycles "
+          f"({plain.exps[0].mults} products); exponent-blinded (32 bits): {got.exps[-1].cycles} cycles")

@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import gmpy2
+
 from . import cores
 from .models import InputError
 
@@ -603,6 +605,8 @@ def crt_request(
     BN_MONT_CTX and RSA_get0_crt_params)."""
     if p < q:
         p, q, dp, dq = q, p, dq, dp
+    if p == q or p < 3 or q < 3 or gmpy2.gcd(p, q) != 1:
+        raise ValueError("p and q must be distinct coprime odd moduli (the primes of the key)")
     c_core = cores.get(core)
     qinv = pow(q, -1, p)
     qinvr = (qinv << c_core.radix_log2(width, params, p)) % p

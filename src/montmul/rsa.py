@@ -434,11 +434,14 @@ def _run_crt(c: int, p: int, q: int, dp: int, dq: int, hw: Hardware, exp_bits: i
     ``docs/modexp.md``): the host's precomputation (prime order, R^2 mod p
     and q, qInv*R mod p), one engine request, then m = m_q + q*h.  The core
     is as wide as the primes; the exponent ports are ``exp_bits`` wider
-    (exponent blinding), whatever the drawn multipliers."""
+    (exponent blinding), whatever the drawn multipliers.  In RTL simulation
+    the exponent ports are 2*width bits (width + exp_bits if more), so one
+    simulator build serves blinded and plain requests: the port width costs
+    registers only, and the latency depends on the exponent lengths alone."""
     from .engine import crt_engine_model, crt_rejects, crt_request
 
     width = max(p.bit_length(), 3)
-    exp_width = width + exp_bits
+    exp_width = width + exp_bits if hw.sim == "model" else max(2 * width, width + exp_bits)
     for e in (dp, dq):
         if e.bit_length() > exp_width:
             raise ValueError(f"CRT exponent of {e.bit_length()} bits wider than the engine's {exp_width}-bit port")
