@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Prove every registered core and mm_modexp (make formal): for each, the
+"""Prove every registered core, mm_modexp and mm_modexp_crt (make formal): for each, the
 handshake properties by k-induction and every property (function, range,
 latency bound) by BMC, at the width given (default 3), one run at a time.
 Prints one line per run and a Markdown table (docs/formal.md) at the end;
@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=int, default=1800, help="seconds per run")
     ap.add_argument("--solver", default=formal.DEFAULT_SOLVER)
     args = ap.parse_args(argv)
-    names = list(cores.CORES) + [formal.MODEXP] if args.core == "all" else args.core.split(",")
+    names = list(cores.CORES) + list(formal.ENGINES) if args.core == "all" else args.core.split(",")
     results = []
     for name in names:
         for mode in args.mode.split(","):

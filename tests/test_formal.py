@@ -46,6 +46,14 @@ def test_handshake_proved_by_induction():
     assert res.trace is None and not res.failed
 
 
+def test_crt_engine_handshake_proved_by_induction():
+    """mm_modexp_crt (on r2_basic): the port-level handshake properties and
+    its own MM_FORMAL invariants, by k-induction."""
+    res = formal.run(formal.make_job(formal.MODEXP_CRT, K, "prove"))
+    assert res.status == "PASS", res
+    assert res.target == "modexp_crt(r2_basic)" and not res.failed
+
+
 def test_function_and_latency_bmc():
     res = formal.run(formal.make_job(CORE, K, "bmc"))
     assert res.status == "PASS", res

@@ -421,6 +421,8 @@ module mm_modexp_crt #(
           if (core_err) begin
             // Never expected (the requests were checked): answer err.
             err_d   = 1'b1;
+            iss_d   = '0;
+            rcv_d   = '0;
             state_d = StDone;
           end else if (round_end) begin
             iss_d = '0;
@@ -561,10 +563,11 @@ module mm_modexp_crt #(
   assign err_o       = err_q;
 
 `ifdef MM_FORMAL
-  // Invariants for the formal flow (docs/formal.md): legal encodings; the
-  // round's counters in order (taken <= presented <= its products); both
-  // threads in the same phase outside the loop; the error flag and the
-  // handshake only in their states.
+  // Invariants for the formal flow (docs/formal.md), for a core that takes
+  // one product at a time: legal encodings; the round's counters in order
+  // (taken <= presented <= its products); the core holds a product exactly
+  // while one is presented and not yet taken, and is idle otherwise; the
+  // error flag and the core handshake only in their states.
   always_comb begin
     if (rst_ni) begin
       assert (state_q <= StDone);
@@ -574,6 +577,11 @@ module mm_modexp_crt #(
         assert (iss_q <= cnt && cnt != 3'd0);
       end else begin
         assert (iss_q == 3'd0 && rcv_q == 3'd0);
+      end
+      if (state_q == StRun && rcv_q != iss_q) begin
+        assert (!core_in_ready && rcv_q + 3'd1 == iss_q);
+      end else begin
+        assert (core_in_ready && !core_out_valid);
       end
       if (err_q) assert (state_q == StIdle || state_q == StDone);
       if (state_q != StRun) assert (!core_in_valid && !core_out_ready);

@@ -16,11 +16,11 @@ import json
 
 from . import cores
 from .cli_util import EXIT_CHECK, EXIT_OK, EXIT_TOOL, CliError, positive_int
-from .formal import DEFAULT_SOLVER, MODES, MODEXP, SOLVERS, FormalError, make_job, run
+from .formal import DEFAULT_SOLVER, ENGINES, MODES, MODEXP, MODEXP_CRT, SOLVERS, FormalError, make_job, run
 
 
 def _targets() -> str:
-    return ", ".join(sorted(cores.CORES)) + f", {MODEXP}"
+    return ", ".join(sorted(cores.CORES)) + f", {MODEXP}, {MODEXP_CRT}"
 
 
 def cmd_formal(args) -> int:
@@ -33,7 +33,7 @@ def cmd_formal(args) -> int:
             params[name] = int(value, 0)
         except ValueError:
             raise CliError(f"--param {item}: not an integer") from None
-    if args.core != MODEXP and args.core not in cores.CORES:
+    if args.core not in ENGINES and args.core not in cores.CORES:
         raise CliError(f"unknown core {args.core!r}; formal targets: {_targets()}")
     modes = MODES if args.mode == "all" else (args.mode,)
     if args.depth is not None and len(modes) > 1:
@@ -77,7 +77,8 @@ def add_parser(sub, subparser) -> None:
     """Register ``montmul formal`` on the CLI's subparsers."""
     f = subparser(sub, "formal", help="formal proofs with SymbiYosys: handshake by k-induction, "
                                       "function and latency by BMC (docs/formal.md)")
-    f.add_argument("--core", required=True, help=f"core name (see `montmul cores`) or '{MODEXP}' (mm_modexp)")
+    f.add_argument("--core", required=True, help=f"core name (see `montmul cores`), '{MODEXP}' (mm_modexp) or "
+                                              f"'{MODEXP_CRT}' (mm_modexp_crt)")
     f.add_argument("--width", type=int, default=3, help="modulus width k (small: 3 .. 8)")
     f.add_argument("--depth", type=positive_int,
                    help="induction depth (prove) or BMC depth (bmc); default from the latency bound")
