@@ -1,31 +1,34 @@
 # SPDX-License-Identifier: Apache-2.0
 """RSA private-key operations on every registered core, beside papers 002 and
-004 and OpenSSL (through ``cryptography``) on this machine.
+004, FIOS_DSP_MM and OpenSSL (through ``cryptography``) on this machine.
 
-    python bench/bench_rsa.py [--cores all|a,b] [--bits 1024,2048] [--sim model|icarus|verilator]
+    python bench/bench_rsa.py [--cores all|none|a,b] [--config CORE:P=V,...] [--bits 2048,3072,4096]
+                              [--crt yes|no|both] [--sim model|icarus|verilator] [--confirm verilator]
                               [--samples S] [--sw-reps R] [--jobs J] [--synth] [--json] [--out FILE]
-                              [--tracked bench/rsa.md]
+                              [--json-out FILE]
 
-For RSA-1024 and RSA-2048 (the keys of NIST's SigGen15_186-2 file, so the
-run is reproducible) it signs ``samples`` fixed messages (RSASSA-PKCS1-v1_5,
-SHA-256) with and without the CRT on each core, through ``montmul.rsa`` on the
-mm_modexp engine (square-and-multiply), and reports the engine's cycles: from
-the cycle-exact model by default, from RTL simulation with ``--sim``.
+For each configuration (every registered core with its defaults and the
+configurations of :data:`EXTRA_CONFIGS`, or those given) and each key size
+(the keys of NIST's SigGen15_186-2 file, so the run is reproducible) it signs
+``samples`` fixed messages (RSASSA-PKCS1-v1_5, SHA-256) through
+``montmul.rsa`` on the mm_modexp engine (square-and-multiply), with the CRT
+by default, and reports the engine's cycles: from the cycle-exact model
+(cached in ``--cache``, keyed on the model code), or from RTL simulation with
+``--sim``; ``--confirm SIM`` also runs one signature per row in RTL
+simulation, which must give the model's result and cycles.
 
-Time = cycles / Fmax, with the post-route ECP5 Fmax of the engine itself
-(``montmul synth --core NAME --engine``: mm_modexp around the core) at the
-width the exponentiation uses (k/2 with the CRT, k without), taken from the
-synthesis cache (``build/synth/cache``) only; the bench starts no synthesis
-unless ``--synth`` (each run within the flow's time budget; a run that timed
-out or does not fit is cached with its reason).  Missing figures print "n/a"
-with the reason.  With ``--tracked FILE`` (the tracked
-``bench/rsa.md``), an Fmax the cache cannot give is carried over from that
-file and marked "not recomputed", and the bench lists on stderr every
-number it could not recompute (``--synth`` reruns them, about two minutes
-per ECP5 job): a fresh clone, whose synthesis cache is empty, loses none.
+Time = cycles / the post-route ECP5 Fmax of the engine itself (``montmul
+synth --core NAME --width K --target ecp5 --engine``: mm_modexp around the
+core) at the width the exponentiation uses (k/2 with the CRT, k without),
+with its LUT/FF/DSP/BRAM use and whether it fits the LFE5U-85F, taken from
+the synthesis cache only; the bench starts no synthesis unless ``--synth``.
+Missing figures print "n/a" with the reason.  For each key size: the Pareto
+front (time against LUTs and DSPs) and the fastest configuration within each
+area budget.
 
-``make bench-rsa`` writes ``build/bench/rsa.md``; ``make bench-rsa UPDATE=1``
-refreshes the tracked ``bench/rsa.md``.
+``make bench-rsa`` writes ``build/bench/rsa.md`` and ``build/bench/rsa.json``;
+``make bench-rsa UPDATE=1`` refreshes the tracked ``bench/rsa.md`` and
+``bench/rsa.json``.
 """
 
 from __future__ import annotations
@@ -93,61 +96,94 @@ def nist_key(bits: int) -> rsa.RsaKey:
     raise ValueError(f"no {bits}-bit key in {path}")
 
 
-def ecp5_fmax(core: str, width: int, run_synth: bool = False) -> tuple[float | None, str]:
-    """(the engine's Fmax in MHz, where it comes from) or (None, why not)."""
+def ecp5_result(core: str, params: dict[str, int], width: int, run_synth: bool = False) -> dict:
+    """The engine's post-route ECP5 figures at ``width`` (``montmul synth
+    --core NAME --width K --target ecp5 --engine``) from the synthesis cache,
+    or run now with ``run_synth``: fmax_mhz, luts, ff, dsp, bram, fits
+    (True/False/None: unknown) and a note saying where they come from or why
+    they are missing."""
+    out = {"fmax_mhz": None, "luts": None, "ff": None, "dsp": None, "bram": None, "fits": None, "note": ""}
+    cmd = (f"montmul synth --core {core} --width {width} --target ecp5 --engine"
+           + "".join(f" --param {k}={v}" for k, v in sorted(params.items())))
     try:
         from montmul.synth import Job, ToolError, cache_key, default_build, synth
 
-        job = Job(core, width, "ecp5", engine=True)
+        job = Job(core, width, "ecp5", params=params, engine=True)
         key, _ = cache_key(job)
     except Exception as exc:  # tools missing, unknown core, ...
-        return None, f"no synthesis cache key: {exc}"
+        return {**out, "note": f"no synthesis cache key: {exc}"}
     hit = default_build() / "cache" / f"{key}.json"
     res = json.loads(hit.read_text()) if hit.is_file() else None
     if res is None and run_synth:
         try:
             res = synth(job)
         except ToolError as exc:
-            return None, f"synthesis failed: {str(exc)[:80]}"
-    if res is not None:
-        if res.get("fmax_mhz") is None:
-            return None, str(res.get("error", "no Fmax"))[:80]
-        return float(res["fmax_mhz"]), "synthesis cache" if hit.is_file() else "synthesized now"
-    stale = any(
-        (d.get("core"), d.get("width"), d.get("target"), d.get("engine")) == (core, width, "ecp5", True)
-        for d in (json.loads(f.read_text()) for f in (default_build() / "cache").glob("*.json"))
-    ) if (default_build() / "cache").is_dir() else False
-    if stale:
-        return None, "only a stale cached result (older RTL or flow); rerun montmul synth"
-    return None, f"not synthesized (montmul synth --core {core} --width {width} --target ecp5 --engine)"
-
-
-def tracked_fmax(path: str | None) -> dict[tuple[str, int, bool], float]:
-    """The ECP5 Fmax column of a previous run's Markdown (the tracked
-    bench/rsa.md): {(core, bits, crt): MHz} for the rows that have one; none
-    from a file whose Fmax was the bare core's (written before the bench
-    used the engine's own Fmax)."""
-    out: dict[tuple[str, int, bool], float] = {}
-    if not path or not Path(path).is_file():
-        return out
-    text = Path(path).read_text()
-    if "engine's own ECP5 Fmax" not in text:
-        return out
-    for line in text.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 10 or not cells[0].startswith("`"):
-            continue
-        try:
-            out[(cells[0].strip("`"), int(cells[1]), cells[2] == "yes")] = float(cells[7].split()[0])
-        except ValueError:
-            continue
+            return {**out, "note": f"synthesis failed: {str(exc)[:80]}"}
+    if res is None:
+        return {**out, "note": f"not synthesized ({cmd})"}
+    for k in ("luts", "ff", "dsp", "bram"):
+        out[k] = res.get(k)
+    status = res.get("status", "ok")
+    out["fits"] = False if status == "does_not_fit" else (True if res.get("fmax_mhz") else None)
+    if res.get("fmax_mhz") is None:
+        return {**out, "note": str(res.get("error", "no Fmax"))[:100]}
+    out["fmax_mhz"] = float(res["fmax_mhz"])
+    out["note"] = "synthesis cache" if hit.is_file() else "synthesized now"
     return out
 
 
-def run_core(core: str, bits: int, crt: bool, sim: str, samples: int) -> dict:
-    """Average cycles of ``samples`` signatures on ``core``."""
+def config_name(core: str, params: dict[str, int]) -> str:
+    """``core`` or ``core:P=V,P=V`` (the form ``--config`` takes)."""
+    return core + (":" + ",".join(f"{k}={v}" for k, v in sorted(params.items())) if params else "")
+
+
+def parse_config(text: str) -> tuple[str, dict[str, int]]:
+    """``core[:P=V,...]`` -> (core, params); ValueError naming the problem."""
+    core, _, rest = text.partition(":")
+    cores.get(core.strip())
+    params: dict[str, int] = {}
+    for item in filter(None, (x.strip() for x in rest.split(","))):
+        k, eq, v = item.partition("=")
+        if not eq:
+            raise ValueError(f"--config {text!r}: expected P=V, got {item!r}")
+        try:
+            params[k.strip()] = int(v, 0)
+        except ValueError:
+            raise ValueError(f"--config {text!r}: {k.strip()} must be an integer, got {v!r}") from None
+    known = cores.get(core.strip()).all_params
+    bad = sorted(set(params) - set(known))
+    if bad:
+        raise ValueError(f"--config {text!r}: {core.strip()} has no parameter {', '.join(bad)} "
+                         f"(it has {', '.join(sorted(known)) or 'none'})")
+    return core.strip(), params
+
+
+def _model_files_digest() -> str:
+    """Hash of the Python that decides the cycles (models, engine, rsa): the
+    model-result cache below is valid while it is unchanged."""
+    import hashlib
+
+    import montmul
+
+    root = Path(montmul.__file__).parent
+    h = hashlib.sha256()
+    for f in sorted([*root.glob("models/*.py"), *root.glob("*.py")]):
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def run_core(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, samples: int,
+             cache_dir: str | None = None) -> dict:
+    """Average cycles of ``samples`` signatures on ``core`` (with ``params``);
+    model results are cached in ``cache_dir`` (keyed on the model code)."""
+    cache = None
+    if cache_dir and sim == "model":
+        tag = f"{config_name(core, params)}_{bits}_{int(crt)}_{samples}_{_model_files_digest()}"
+        cache = Path(cache_dir) / (tag.replace(":", "_").replace(",", "_").replace("=", "") + ".json")
+        if cache.is_file():
+            return {**json.loads(cache.read_text()), "cached": True}
     key = nist_key(bits)
-    hw = rsa.Hardware(core=core, sim=sim)
+    hw = rsa.Hardware(core=core, sim=sim, params=params or None)
     one, two, mults, secs = [], [], [], 0.0
     for i in range(samples):
         r = rsa.sign(key, f"montmul bench message {i}".encode(), hw, crt=crt)
@@ -155,13 +191,27 @@ def run_core(core: str, bits: int, crt: bool, sim: str, samples: int) -> dict:
         two.append(r.cycles_parallel)
         mults.append(r.mults)
         secs += r.seconds
-    return {
-        "core": core, "bits": bits, "crt": crt, "sim": sim, "samples": samples,
+    row = {
+        "core": core, "params": dict(params), "bits": bits, "crt": crt, "sim": sim, "samples": samples,
         "width": bits // 2 if crt else bits,
         "cycles": statistics.fmean(one), "cycles_parallel": statistics.fmean(two),
         "cycles_min": min(one), "cycles_max": max(one),
         "mults": statistics.fmean(mults), "seconds": round(secs, 2),
     }
+    if cache is not None:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        cache.write_text(json.dumps(row))
+    return {**row, "cached": False}
+
+
+def confirm(core: str, params: dict[str, int], bits: int, crt: bool, sim: str) -> dict:
+    """One signature in RTL simulation; montmul.rsa checks every result and
+    every cycle count against the model (RuntimeError if they differ)."""
+    key = nist_key(bits)
+    hw = rsa.Hardware(core=core, sim=sim, params=params or None, check=True)
+    t0 = time.perf_counter()
+    r = rsa.sign(key, b"montmul bench message 0", hw, crt=crt)
+    return {"sim": sim, "cycles": r.cycles, "seconds": round(time.perf_counter() - t0, 1)}
 
 
 def software(bits: int, reps: int) -> dict:
@@ -205,30 +255,116 @@ def _cpu() -> str:
 
 
 # ---------------------------------------------------------------------------
-def _fmt_int(x: float) -> str:
-    return f"{x:,.0f}"
+#: One row per registered core (its defaults) plus these configurations:
+#: paper 002's p = 32 kernels, paper 003's interleaved cores, paper 004's
+#: 32-bit words.
+EXTRA_CONFIGS = (
+    ("r4booth_right", {"WordWidth": 16, "NumPes": 32}),
+    ("r4booth_left", {"WordWidth": 16, "NumPes": 32}),
+    ("dsp_redundant_ecp5", {"Interleave": 2}),
+    ("dsp_redundant_ecp5", {"Interleave": 3}),
+    ("systolic", {"WordWidth": 32}),
+    ("systolic_mux", {"WordWidth": 32}),
+)
+
+
+def device() -> dict:
+    from montmul.synth import flows
+
+    return flows.ECP5_DEVICES["85k"]
+
+
+def pareto(rows: list[dict]) -> list[dict]:
+    """The rows no other row beats: none has a time, LUTs and DSPs all at
+    most this row's with one strictly below.  Rows without a time or LUT
+    count take no part."""
+    pts = [r for r in rows if r.get("ms") is not None and r.get("luts") is not None]
+
+    def key(r: dict) -> tuple:
+        return (r["ms"], r["luts"], r.get("dsp") or 0)
+
+    front = [r for r in pts
+             if not any(all(x <= y for x, y in zip(key(o), key(r))) and key(o) != key(r) for o in pts)]
+    return sorted(front, key=lambda r: r["luts"])
+
+
+#: Area budgets of the "best core per budget" table: LUTs, and DSP blocks.
+LUT_BUDGETS = (10_000, 20_000, 40_000, 83_640)
+DSP_BUDGETS = (0, 156)
+
+
+def best_per_budget(rows: list[dict]) -> list[dict]:
+    """For every (LUT budget, DSP budget): the fastest row within it."""
+    out = []
+    for dsp in DSP_BUDGETS:
+        for luts in LUT_BUDGETS:
+            fit = [r for r in rows if r.get("ms") is not None and r.get("luts") is not None
+                   and r["luts"] <= luts and (r.get("dsp") or 0) <= dsp]
+            best = min(fit, key=lambda r: r["ms"], default=None)
+            out.append({"lut_budget": luts, "dsp_budget": dsp, "best": best})
+    return out
+
+
+def _fmt_int(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:,.0f}"
+
+
+def _fmt_ms(ms: float | None) -> str:
+    return "n/a" if ms is None else f"{ms:.2f}"
+
+
+def _fmt_params(params: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in sorted(params.items())) or "defaults"
 
 
 def markdown(data: dict) -> str:
     out = []
     sim = data["sim"]
-    out.append(f"RSA private-key operation (RSASSA-PKCS1-v1_5 SHA-256 sign) on the mm_modexp engine, "
-               f"square-and-multiply; cycles from the {'cycle-exact model' if sim == 'model' else sim + ' RTL simulation'}, "
-               f"mean of {data['samples']} message(s), NIST SigGen15 keys; time = cycles / the engine's own ECP5 Fmax (montmul synth --core NAME --engine).")
+    dev = data["device"]
+    out.append(f"RSA private-key operation (RSASSA-PKCS1-v1_5 SHA-256 sign, NIST SigGen15_186-2 keys) on the "
+               f"mm_modexp engine, square-and-multiply. Cycles from the "
+               f"{'cycle-exact model' if sim == 'model' else sim + ' RTL simulation'}, mean of {data['samples']} "
+               f"message(s); with the CRT the two half-width exponentiations run one after the other on one engine "
+               f"(\"two engines\": side by side on two). Time = cycles / the engine's own post-route ECP5 Fmax at "
+               f"the width it runs at (`montmul synth --core NAME --width K --target ecp5 --engine`); resources are "
+               f"that engine's; \"fits\" = fits the {dev['name']} ({dev['luts']:,} LUTs, {dev['dsp']} MULT18X18D). "
+               f"\"RTL\": a signature run on that simulator gave the model's result and cycles. "
+               f"Command: `{data['command']}`.")
     out.append("")
-    out.append("| core | RSA | CRT | core width | mults | cycles (one engine) | cycles (CRT halves on two engines) "
-               "| ECP5 Fmax (MHz) | time, one engine (ms) | time, two engines (ms) |")
-    out.append("|---|---|---|---|---|---|---|---|---|---|")
+    out.append("| core | parameters | RSA | CRT | core width | mults | cycles (one engine) | cycles (two engines) "
+               "| RTL | ECP5 Fmax (MHz) | LUTs | FFs | DSPs | BRAM | fits | time (ms) |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in data["rows"]:
         f = r["fmax_mhz"]
-        fmax = (f"{f:.1f}" + (" (not recomputed: cached synthesis result missing)"
-                              if "not recomputed" in r["fmax_note"] else "")) if f else f"n/a: {r['fmax_note']}"
-        t1 = f"{r['cycles'] / (f * 1e3):.2f}" if f else "n/a"
-        t2 = f"{r['cycles_parallel'] / (f * 1e3):.2f}" if f and r["crt"] else ("n/a" if r["crt"] else "-")
+        fmax = f"{f:.1f}" if f else f"n/a: {r['fmax_note']}"
         spread = "" if r["cycles_min"] == r["cycles_max"] else f" ({_fmt_int(r['cycles_min'])}-{_fmt_int(r['cycles_max'])})"
-        out.append(f"| `{r['core']}` | {r['bits']} | {'yes' if r['crt'] else 'no'} | {r['width']} | {_fmt_int(r['mults'])} "
-                   f"| {_fmt_int(r['cycles'])}{spread} | {_fmt_int(r['cycles_parallel']) if r['crt'] else '-'} "
-                   f"| {fmax} | {t1} | {t2} |")
+        conf = f"{r['confirmed']['sim']} = model" if r.get("confirmed") else "-"
+        fits = {True: "yes", False: "no", None: "?"}[r["fits"]]
+        out.append(f"| `{r['core']}` | {_fmt_params(r['params'])} | {r['bits']} | {'yes' if r['crt'] else 'no'} "
+                   f"| {r['width']} | {_fmt_int(r['mults'])} | {_fmt_int(r['cycles'])}{spread} "
+                   f"| {_fmt_int(r['cycles_parallel']) if r['crt'] else '-'} | {conf} | {fmax} | {_fmt_int(r['luts'])} "
+                   f"| {_fmt_int(r['ff'])} | {_fmt_int(r['dsp'])} | {_fmt_int(r['bram'])} | {fits} "
+                   f"| {_fmt_ms(r['ms'])} |")
+    for bits in sorted({r["bits"] for r in data["rows"]}):
+        rows = [r for r in data["rows"] if r["bits"] == bits and r["crt"]]
+        if not rows:
+            continue
+        front = pareto(rows)
+        out += ["", f"RSA-{bits} with the CRT, Pareto front (time against LUTs and DSPs; a core off the front is "
+                    f"beaten by one on it in all three):", ""]
+        if front:
+            out += ["| core | parameters | time (ms) | LUTs | DSPs |", "|---|---|---|---|---|"]
+            out += [f"| `{r['core']}` | {_fmt_params(r['params'])} | {r['ms']:.2f} | {_fmt_int(r['luts'])} "
+                    f"| {_fmt_int(r['dsp'])} |" for r in front]
+        else:
+            out.append("No row has both a time and a LUT count yet (no engine synthesis in the cache at this width).")
+        out += ["", f"RSA-{bits} with the CRT, fastest core within an area budget:", "",
+                "| LUT budget | DSP budget | core | parameters | time (ms) |", "|---|---|---|---|---|"]
+        for b in best_per_budget(rows):
+            best = b["best"]
+            who = (f"`{best['core']}` | {_fmt_params(best['params'])} | {best['ms']:.2f}" if best
+                   else "none measured | - | -")
+            out.append(f"| {b['lut_budget']:,} | {b['dsp_budget']} | {who} |")
     out.append("")
     out.append("Published (papers 002, 004), as printed:")
     out.append("")
@@ -238,6 +374,12 @@ def markdown(data: dict) -> str:
         clk = p["clock_mhz"] if p["clock_mhz"] else "not in the extracted text"
         out.append(f"| {p['paper']} | {p['design']} | {p['device']} | {clk} | {p['resources']} | {p['operation']} "
                    f"| {p['time_ms']} |")
+    fios = data.get("fios")
+    if fios:
+        out += ["", f"FIOS_DSP_MM, one modular multiplication, published figures, **other device** "
+                    f"({fios['device']}): {fios['source']}.", "",
+                "| width | Fmax (MHz) | cycles | time (µs) | DSPs | LUTs |", "|---|---|---|---|---|---|"]
+        out += [f"| {w} | {f} | {c} | {t} | {d} | {lut} |" for w, f, c, t, d, lut in fios["rows"]]
     out.append("")
     if data["software"]:
         sw0 = data["software"][0]
@@ -251,75 +393,115 @@ def markdown(data: dict) -> str:
     return "\n".join(out)
 
 
+def json_rows(data: dict) -> dict:
+    """bench/rsa.json: the rows in the issue's schema (and the rest)."""
+    keep = ("core", "params", "bits", "crt", "cycles", "mults", "width", "luts", "ff", "dsp", "bram")
+    rows = [{**{k: r[k] for k in keep}, "ecp5_fmax_mhz": r["fmax_mhz"], "ms": r["ms"],
+             "fits_lfe5u_85f": r["fits"], "rtl_confirmed": bool(r.get("confirmed"))} for r in data["rows"]]
+    return {"command": data["command"], "sim": data["sim"], "rows": rows, "software": data["software"]}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--cores", default="all", help="comma-separated core names, or all")
-    ap.add_argument("--bits", default="1024,2048")
+    ap.add_argument("--cores", default="all",
+                    help="comma-separated core names, or all (every registered core with its defaults, plus "
+                         "EXTRA_CONFIGS), or none (only --config)")
+    ap.add_argument("--config", action="append", default=[], metavar="CORE:P=V,...",
+                    help="one more configuration, e.g. dsp_redundant_ecp5:Interleave=2 (repeatable)")
+    ap.add_argument("--bits", default="2048,3072,4096")
+    ap.add_argument("--crt", choices=("yes", "no", "both"), default="yes")
     ap.add_argument("--sim", choices=("model", "icarus", "verilator"), default="model")
     ap.add_argument("--samples", type=int, default=1, help="messages per core and key (data-dependent cores vary)")
+    ap.add_argument("--confirm", choices=("none", "icarus", "verilator"), default="none",
+                    help="also run one signature per row in RTL simulation and check it against the model")
     ap.add_argument("--sw-reps", type=int, default=200, help="repetitions of each software operation")
     ap.add_argument("--jobs", type=int, default=1, help="parallel processes for the cores")
-    ap.add_argument("--synth", action="store_true", help="run missing ECP5 synthesis (widths <= 512)")
-    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--synth", action="store_true", help="run missing ECP5 engine synthesis (hours at 1024 bits)")
+    ap.add_argument("--cache", default=str(Path("build") / "bench" / "cache"),
+                    help="model results cache (keyed on the model code); '' for none")
+    ap.add_argument("--json", action="store_true", help="print the whole result as JSON")
     ap.add_argument("--out", help="also write the Markdown (or JSON) to this file (make bench-rsa: "
                                   "build/bench/rsa.md)")
-    ap.add_argument("--tracked", metavar="MD",
-                    help="a previous run's Markdown (bench/rsa.md): Fmax values the synthesis cache cannot give "
-                         "are carried over from it, marked as not recomputed")
+    ap.add_argument("--json-out", help="write the rows in bench/rsa.json's schema to this file")
     args = ap.parse_args(argv)
-    names = list(cores.CORES) if args.cores == "all" else [c.strip() for c in args.cores.split(",") if c.strip()]
     try:
-        for c in names:
-            cores.get(c)
+        if args.cores == "all":
+            configs = [(c, {}) for c in cores.CORES] + [(c, dict(p)) for c, p in EXTRA_CONFIGS]
+        elif args.cores == "none":
+            configs = []
+        else:
+            configs = [parse_config(c.strip()) for c in args.cores.split(",") if c.strip()]
+        configs += [parse_config(c) for c in args.config]
+        if not configs:
+            raise ValueError("no configuration to run (--cores none and no --config)")
         bits = [int(b) for b in args.bits.split(",")]
         for b in bits:
             nist_key(b)
-    except (KeyError, ValueError) as exc:
+    except KeyError as exc:
         print(f"bench_rsa: error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f"bench_rsa: error: {exc}", file=sys.stderr)
         return 2
     if args.samples < 1:
         print("bench_rsa: error: --samples must be at least 1", file=sys.stderr)
         return 2
-    tasks = [(c, b, crt) for c in names for b in bits for crt in (True, False)]
+    crts = {"yes": (True,), "no": (False,), "both": (True, False)}[args.crt]
+    tasks = [(c, p, b, crt) for c, p in configs for b in bits for crt in crts]
     t0 = time.perf_counter()
     progress.enable(True)
-    with progress.Bar(len(tasks), "bench_rsa: signatures per core", unit="config") as bar, \
-            concurrent.futures.ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futs = [pool.submit(run_core, c, b, crt, args.sim, args.samples) for c, b, crt in tasks]
-        rows = []
-        for fut in futs:
-            rows.append(fut.result())
+    rows = []
+    pool = concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs) if args.jobs > 1 else None
+    with progress.Bar(len(tasks), "bench_rsa: signatures per configuration", unit="config") as bar:
+        if pool is None:
+            futs = [(lambda t=t: run_core(*t, args.sim, args.samples, args.cache or None)) for t in tasks]
+        else:
+            futs = [pool.submit(run_core, *t, args.sim, args.samples, args.cache or None).result for t in tasks]
+        for (c, p, b, crt), result in zip(tasks, futs):
+            try:
+                rows.append(result())
+            except (ValueError, RuntimeError) as exc:  # e.g. a width the core's parameters do not allow
+                print(f"bench_rsa: {config_name(c, p)} RSA-{b}: {exc}", file=sys.stderr)
             bar.update()
-    old = tracked_fmax(args.tracked)
+    if pool is not None:
+        pool.shutdown()
+    if args.confirm != "none":
+        with progress.Bar(len(rows), f"bench_rsa: one signature per row on {args.confirm}", unit="row") as bar:
+            for r in rows:
+                r["confirmed"] = confirm(r["core"], r["params"], r["bits"], r["crt"], args.confirm)
+                bar.update()
     missing = []
     for r in rows:
-        r["fmax_mhz"], r["fmax_note"] = ecp5_fmax(r["core"], r["width"], args.synth)
-        if r["fmax_mhz"] is None:
-            prev = old.get((r["core"], r["bits"], r["crt"]))
-            missing.append(f"{r['core']} at {r['width']} bits" + (" (carried over)" if prev else ""))
-            if prev:
-                r["fmax_mhz"] = prev
-                r["fmax_note"] = f"from {args.tracked}, not recomputed ({r['fmax_note']})"
+        e = ecp5_result(r["core"], r["params"], r["width"], args.synth)
+        r.update({k: e[k] for k in ("luts", "ff", "dsp", "bram", "fits")})
+        r["fmax_mhz"], r["fmax_note"] = e["fmax_mhz"], e["note"]
+        if e["fmax_mhz"] is None:
+            missing.append(f"{config_name(r['core'], r['params'])} at {r['width']} bits")
         f = r["fmax_mhz"]
-        r["time_ms"] = r["cycles"] / (f * 1e3) if f else None
-        r["time_parallel_ms"] = r["cycles_parallel"] / (f * 1e3) if f and r["crt"] else None
+        r["ms"] = r["cycles"] / (f * 1e3) if f else None
+        r["ms_parallel"] = r["cycles_parallel"] / (f * 1e3) if f and r["crt"] else None
     sw = [software(b, args.sw_reps) for b in bits] if args.sw_reps > 0 else []
+    from montmul.report import p003
+
     data = {
         "command": "python bench/bench_rsa.py " + " ".join(argv if argv is not None else sys.argv[1:]),
         "sim": args.sim, "samples": args.samples, "rows": rows, "papers": PAPERS, "software": sw,
-        "seconds": round(time.perf_counter() - t0, 1), "host": _cpu(), "cpus": os.cpu_count(),
+        "fios": {"rows": p003.FIOS_DSP_MM, "source": p003.FIOS_SOURCE, "device": p003.FIOS_DEVICE},
+        "device": device(), "seconds": round(time.perf_counter() - t0, 1), "host": _cpu(), "cpus": os.cpu_count(),
     }
     text = json.dumps(data, indent=1) if args.json else markdown(data)
     print(text)
     if missing:
-        print(f"bench_rsa: {len(missing)} ECP5 Fmax value(s) not recomputed (no current result in the synthesis "
-              f"cache, {os.path.relpath(_cache_dir())}): {', '.join(missing)}"
-              + (f"; carried over from {args.tracked} where marked" if args.tracked else "")
-              + "; --synth reruns them (about 2 min per job)", file=sys.stderr)
+        print(f"bench_rsa: {len(missing)} ECP5 figure(s) missing (no result in the synthesis cache, "
+              f"{os.path.relpath(_cache_dir())}): {', '.join(missing)}; --synth runs them", file=sys.stderr)
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(text + "\n")
         print(f"bench_rsa: wrote {args.out} ({data['seconds']} s)", file=sys.stderr)
+    if args.json_out:
+        Path(args.json_out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json_out).write_text(json.dumps(json_rows(data), indent=1) + "\n")
+        print(f"bench_rsa: wrote {args.json_out}", file=sys.stderr)
     return 0
 
 

@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: Apache-2.0
+"""bench/bench_rsa.py: its Pareto front and budget table, its JSON schema
+(bench/rsa.json) and its errors."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from montmul import rsa
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("bench_rsa", ROOT / "bench" / "bench_rsa.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _row(name, ms, luts, dsp):
+    return {"core": name, "params": {}, "ms": ms, "luts": luts, "dsp": dsp}
+
+
+def test_pareto_front(bench):
+    rows = [_row("fast_big", 1.0, 50_000, 100), _row("slow_small", 9.0, 5_000, 0),
+            _row("beaten", 9.5, 6_000, 0), _row("mid", 3.0, 20_000, 0), _row("tie", 3.0, 20_000, 0),
+            _row("no_time", None, 1_000, 0), _row("no_area", 0.5, None, None)]
+    names = [r["core"] for r in bench.pareto(rows)]
+    assert names == ["slow_small", "mid", "tie", "fast_big"]  # sorted by LUTs; equal rows both stay
+
+
+def test_best_per_budget(bench):
+    rows = [_row("dsp", 1.0, 15_000, 100), _row("lut", 4.0, 9_000, 0), _row("big", 2.0, 30_000, 0)]
+    got = {(b["lut_budget"], b["dsp_budget"]): (b["best"] or {}).get("core") for b in bench.best_per_budget(rows)}
+    assert got[(10_000, 0)] == "lut" and got[(40_000, 0)] == "big" and got[(20_000, 156)] == "dsp"
+    assert got[(83_640, 156)] == "dsp"
+    assert all(v is None for (luts, _), v in got.items() if luts < 9_000)
+
+
+def test_json_schema_and_cycles(bench, tmp_path, capsys):
+    out = tmp_path / "rsa.json"
+    rc = bench.main(["--cores", "none", "--config", "r2_basic", "--bits", "1024", "--sw-reps", "0",
+                     "--cache", str(tmp_path / "cache"), "--json-out", str(out)])
+    assert rc == 0
+    data = json.loads(out.read_text())
+    (row,) = data["rows"]
+    for k in ("core", "params", "bits", "crt", "cycles", "ecp5_fmax_mhz", "ms", "fits_lfe5u_85f"):
+        assert k in row
+    assert (row["core"], row["bits"], row["crt"]) == ("r2_basic", 1024, True)
+    # the cycles are the engine model's for the same signature
+    key = bench.nist_key(1024)
+    ref = rsa.sign(key, b"montmul bench message 0", rsa.Hardware(core="r2_basic"), crt=True)
+    assert row["cycles"] == ref.cycles and row["mults"] == ref.mults
+    assert (row["ms"] is None) == (row["ecp5_fmax_mhz"] is None)
+    # a second run comes from the model cache, with the same numbers
+    again = bench.run_core("r2_basic", {}, 1024, True, "model", 1, str(tmp_path / "cache"))
+    assert again["cached"] and again["cycles"] == row["cycles"]
+    assert "RSA-1024 with the CRT, Pareto front" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, msg", [
+    (["--config", "no_such_core"], "no_such_core"),
+    (["--config", "r2_basic:Nope=3"], "has no parameter Nope"),
+    (["--config", "r2_basic:Width"], "expected P=V"),
+    (["--cores", "none"], "no configuration"),
+    (["--bits", "1000"], "no 1000-bit key"),
+])
+def test_errors(bench, argv, msg, capsys):
+    assert bench.main(argv + ["--sw-reps", "0"]) == 2
+    assert msg in capsys.readouterr().err
