@@ -7,7 +7,7 @@
     montmul table3 [--samples S] [--widths 1024,2048] [--json]
     montmul leak --core NAME --width K [--samples S] [--sim ...] [--json]
     montmul demo [--samples S] [--sim ...]
-    montmul synth --core NAME[,..] --width K[,..] --target ecp5|asic|xilinx[,..] [--param P=V] [--option O=V] [--engine] [--instances] [--json]
+    montmul synth --core NAME[,..] --width K[,..] --target ecp5|asic|xilinx[,..] [--param P=V] [--option O=V] [--engine [modexp|crt]] [--instances] [--json]
     montmul modexp --core NAME --width K --base X --exp E --mod N [--ladder] [--sim ...] [--json]
     montmul rsa [--core NAME] (--bits B | --key PEM) [--save-key PEM [--force]] [--crt|--no-crt] [--sim ...]
                 [--ladder|--no-ladder] [--allow-timing-leak] [--json] {sign,verify,encrypt,decrypt} ...
@@ -553,8 +553,10 @@ def build_parser() -> argparse.ArgumentParser:
     sy.add_argument("--samples", type=nonneg_int, default=1000,
                     help="random operand sets for the model's average cycles (0: no derived figures)")
     sy.add_argument("--seed", type=int, default=1, help="random seed")
-    sy.add_argument("--engine", action="store_true",
-                    help="synthesize the exponentiation engine mm_modexp around each core instead of the core alone")
+    sy.add_argument("--engine", nargs="?", const="modexp", default="", choices=("modexp", "crt"),
+                    help="synthesize an exponentiation engine around each core instead of the core alone: "
+                         "mm_modexp (--engine, --engine modexp) or the RSA-CRT engine mm_modexp_crt (--engine crt; "
+                         "--width is the primes' width)")
     sy.add_argument("--instances", action="store_true",
                     help="also print the per-instance breakdown (every submodule instance's own cost)")
     sy.add_argument("--json", action="store_true", help="print one JSON object")

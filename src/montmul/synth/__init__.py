@@ -88,7 +88,15 @@ class Job:
     target: str
     params: dict[str, int] = field(default_factory=dict)
     options: dict[str, object] = field(default_factory=dict)
-    engine: bool = False
+    engine: bool | str = False
+
+    @property
+    def engine_kind(self) -> str:
+        """"" (the core alone), "modexp" or "crt"."""
+        kind = {False: "", True: "modexp", "": "", "modexp": "modexp", "crt": "crt"}.get(self.engine)
+        if kind is None:
+            raise ValueError(f"unknown engine {self.engine!r}; use modexp or crt")
+        return kind
 
     def resolve(self) -> tuple[cores.Core, dict[str, int], dict[str, object]]:
         if self.target not in TARGETS:
@@ -102,11 +110,12 @@ class Job:
         return core, hdl, opts
 
     def design(self, build: Path | None = None) -> tuple[object, dict[str, int]]:
-        """What Yosys reads: the core, or (``engine``) mm_modexp on the
-        core's generated wrapper (written under ``<build>/engine/``), with
-        the top's HDL parameters."""
+        """What Yosys reads: the core, or (``engine``) mm_modexp or
+        mm_modexp_crt on the core's generated wrapper (written under
+        ``<build>/engine/``), with the top's HDL parameters."""
         core, hdl, _ = self.resolve()
-        if not self.engine:
+        kind = self.engine_kind
+        if not kind:
             return core, hdl
         from .. import engine as eng
 
@@ -115,8 +124,10 @@ class Job:
         root = (build or default_build()) / "engine" / f"{core.name}_{tag}"
         wrapper = eng.write_core_wrapper(root / f"{eng.CORE_WRAPPER}.sv", core.name, self.params or None)
         rtl = resources.rtl_dir()
-        design = flows.Design(f"{core.name}_engine", "mm_modexp",
-                              (*core.sources(), Path(wrapper), rtl / eng.ENGINE_RTL), tuple(core.includes()))
+        top, src, name = (("mm_modexp", eng.ENGINE_RTL, "engine") if kind == "modexp"
+                          else ("mm_modexp_crt", eng.CRT_RTL, "crt_engine"))
+        design = flows.Design(f"{core.name}_{name}", top, (*core.sources(), Path(wrapper), rtl / src),
+                              tuple(core.includes()))
         return design, {"Width": self.width}
 
 
@@ -144,8 +155,8 @@ def cache_key(job: Job) -> tuple[str, dict]:
     }
     if job.target == "asic":
         data["liberty"] = flows.sha256_file(flows.liberty_path(opts))
-    if job.engine:
-        data["engine"] = True
+    if job.engine_kind:
+        data["engine"] = True if job.engine_kind == "modexp" else job.engine_kind
     key = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:24]
     return key, data
 
@@ -192,7 +203,7 @@ def synth(job: Job, build_dir: Path | str | None = None, force: bool = False) ->
         "top": design.top,
         "width": job.width,
         "target": job.target,
-        "engine": job.engine,
+        "engine": job.engine_kind or False,
         "params": data["params"],
         "options": opts,
         "tools": data["tools"],

@@ -17,7 +17,10 @@ def _fig(f: dict | None, key: str, fmt: str) -> str:
 
 
 def _name(r: dict) -> str:
-    return f"mm_modexp({r['core']})" if r.get("engine") else r["core"]
+    engine = r.get("engine")
+    if not engine:
+        return r["core"]
+    return f"mm_modexp_crt({r['core']})" if engine == "crt" else f"mm_modexp({r['core']})"
 
 
 def _params(r: dict) -> str:
