@@ -96,19 +96,20 @@ def nist_key(bits: int) -> rsa.RsaKey:
     raise ValueError(f"no {bits}-bit key in {path}")
 
 
-def ecp5_result(core: str, params: dict[str, int], width: int, run_synth: bool = False) -> dict:
+def ecp5_result(core: str, params: dict[str, int], width: int, run_synth: bool = False,
+                engine: str = "modexp") -> dict:
     """The engine's post-route ECP5 figures at ``width`` (``montmul synth
-    --core NAME --width K --target ecp5 --engine``) from the synthesis cache,
+    --core NAME --width K --target ecp5 --engine modexp|crt``) from the synthesis cache,
     or run now with ``run_synth``: fmax_mhz, luts, ff, dsp, bram, fits
     (True/False/None: unknown) and a note saying where they come from or why
     they are missing."""
     out = {"fmax_mhz": None, "luts": None, "ff": None, "dsp": None, "bram": None, "fits": None, "note": ""}
-    cmd = (f"montmul synth --core {core} --width {width} --target ecp5 --engine"
+    cmd = (f"montmul synth --core {core} --width {width} --target ecp5 --engine {engine}"
            + "".join(f" --param {k}={v}" for k, v in sorted(params.items())))
     try:
         from montmul.synth import Job, ToolError, cache_key, default_build, synth
 
-        job = Job(core, width, "ecp5", params=params, engine=True)
+        job = Job(core, width, "ecp5", params=params, engine=engine)
         key, _ = cache_key(job)
     except Exception as exc:  # tools missing, unknown core, ...
         return {**out, "note": f"no synthesis cache key: {exc}"}
@@ -173,28 +174,30 @@ def _model_files_digest() -> str:
 
 
 def run_core(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, samples: int,
-             cache_dir: str | None = None) -> dict:
+             cache_dir: str | None = None, crt_engine: bool = True) -> dict:
     """Average cycles of ``samples`` signatures on ``core`` (with ``params``);
-    model results are cached in ``cache_dir`` (keyed on the model code)."""
+    with the CRT on the CRT engine mm_modexp_crt (``crt_engine``) or as two
+    mm_modexp jobs.  Model results are cached in ``cache_dir`` (keyed on the
+    model code)."""
     cache = None
     if cache_dir and sim == "model":
-        tag = f"{config_name(core, params)}_{bits}_{int(crt)}_{samples}_{_model_files_digest()}"
+        tag = f"{config_name(core, params)}_{bits}_{int(crt)}{int(crt_engine)}_{samples}_{_model_files_digest()}"
         cache = Path(cache_dir) / (tag.replace(":", "_").replace(",", "_").replace("=", "") + ".json")
         if cache.is_file():
             return {**json.loads(cache.read_text()), "cached": True}
     key = nist_key(bits)
-    hw = rsa.Hardware(core=core, sim=sim, params=params or None)
-    one, two, mults, secs = [], [], [], 0.0
+    hw = rsa.Hardware(core=core, sim=sim, params=params or None, crt_engine=crt_engine)
+    one, mults, secs = [], [], 0.0
     for i in range(samples):
         r = rsa.sign(key, f"montmul bench message {i}".encode(), hw, crt=crt)
         one.append(r.cycles)
-        two.append(r.cycles_parallel)
         mults.append(r.mults)
         secs += r.seconds
     row = {
         "core": core, "params": dict(params), "bits": bits, "crt": crt, "sim": sim, "samples": samples,
+        "engine": ("crt" if crt_engine else "modexp") if crt else "modexp",
         "width": bits // 2 if crt else bits,
-        "cycles": statistics.fmean(one), "cycles_parallel": statistics.fmean(two),
+        "cycles": statistics.fmean(one),
         "cycles_min": min(one), "cycles_max": max(one),
         "mults": statistics.fmean(mults), "seconds": round(secs, 2),
     }
@@ -204,11 +207,11 @@ def run_core(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, 
     return {**row, "cached": False}
 
 
-def confirm(core: str, params: dict[str, int], bits: int, crt: bool, sim: str) -> dict:
+def confirm(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, crt_engine: bool = True) -> dict:
     """One signature in RTL simulation; montmul.rsa checks every result and
     every cycle count against the model (RuntimeError if they differ)."""
     key = nist_key(bits)
-    hw = rsa.Hardware(core=core, sim=sim, params=params or None, check=True)
+    hw = rsa.Hardware(core=core, sim=sim, params=params or None, check=True, crt_engine=crt_engine)
     t0 = time.perf_counter()
     r = rsa.sign(key, b"montmul bench message 0", hw, crt=crt)
     return {"sim": sim, "cycles": r.cycles, "seconds": round(time.perf_counter() - t0, 1)}
@@ -321,28 +324,31 @@ def markdown(data: dict) -> str:
     out = []
     sim = data["sim"]
     dev = data["device"]
-    out.append(f"RSA private-key operation (RSASSA-PKCS1-v1_5 SHA-256 sign, NIST SigGen15_186-2 keys) on the "
-               f"mm_modexp engine, square-and-multiply. Cycles from the "
+    out.append(f"RSA private-key operation (RSASSA-PKCS1-v1_5 SHA-256 sign, NIST SigGen15_186-2 keys), "
+               f"square-and-multiply. With the CRT on the RSA-CRT engine `mm_modexp_crt` (both half-width "
+               f"exponentiations side by side on one core, Garner's h on the core: `docs/modexp.md`), without it "
+               f"on `mm_modexp`. Cycles from the "
                f"{'cycle-exact model' if sim == 'model' else sim + ' RTL simulation'}, mean of {data['samples']} "
-               f"message(s); with the CRT the two half-width exponentiations run one after the other on one engine "
-               f"(\"two engines\": side by side on two). Time = cycles / the engine's own post-route ECP5 Fmax at "
-               f"the width it runs at (`montmul synth --core NAME --width K --target ecp5 --engine`); resources are "
-               f"that engine's; \"fits\" = fits the {dev['name']} ({dev['luts']:,} LUTs, {dev['dsp']} MULT18X18D). "
-               f"\"RTL\": a signature run on that simulator gave the model's result and cycles. "
+               f"message(s). Time = cycles / that engine's own post-route ECP5 Fmax at the width it runs at "
+               f"(`montmul synth --core NAME --width K --target ecp5 --engine crt|modexp`); resources are that "
+               f"engine's; \"fits\" = fits the {dev['name']} ({dev['luts']:,} LUTs, {dev['dsp']} MULT18X18D). "
+               f"\"RTL\": one signature run on that simulator gave the model's result and cycles. "
                f"Command: `{data['command']}`.")
     out.append("")
-    out.append("| core | parameters | RSA | CRT | core width | mults | cycles (one engine) | cycles (two engines) "
-               "| RTL | ECP5 Fmax (MHz) | LUTs | FFs | DSPs | BRAM | fits | time (ms) |")
-    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    out.append("| core | parameters | RSA | engine | core width | mults | cycles | RTL | ECP5 Fmax (MHz) "
+               "| LUTs | FFs | DSPs | BRAM | fits | time (ms) |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in data["rows"]:
         f = r["fmax_mhz"]
         fmax = f"{f:.1f}" if f else f"n/a: {r['fmax_note']}"
         spread = "" if r["cycles_min"] == r["cycles_max"] else f" ({_fmt_int(r['cycles_min'])}-{_fmt_int(r['cycles_max'])})"
         conf = f"{r['confirmed']['sim']} = model" if r.get("confirmed") else "-"
         fits = {True: "yes", False: "no", None: "?"}[r["fits"]]
-        out.append(f"| `{r['core']}` | {_fmt_params(r['params'])} | {r['bits']} | {'yes' if r['crt'] else 'no'} "
+        engine = {"crt": "CRT (`mm_modexp_crt`)", "modexp": "CRT, 2 x `mm_modexp` in series" if r["crt"]
+                  else "no CRT (`mm_modexp`)"}[r["engine"]]
+        out.append(f"| `{r['core']}` | {_fmt_params(r['params'])} | {r['bits']} | {engine} "
                    f"| {r['width']} | {_fmt_int(r['mults'])} | {_fmt_int(r['cycles'])}{spread} "
-                   f"| {_fmt_int(r['cycles_parallel']) if r['crt'] else '-'} | {conf} | {fmax} | {_fmt_int(r['luts'])} "
+                   f"| {conf} | {fmax} | {_fmt_int(r['luts'])} "
                    f"| {_fmt_int(r['ff'])} | {_fmt_int(r['dsp'])} | {_fmt_int(r['bram'])} | {fits} "
                    f"| {_fmt_ms(r['ms'])} |")
     for bits in sorted({r["bits"] for r in data["rows"]}):
@@ -395,7 +401,7 @@ def markdown(data: dict) -> str:
 
 def json_rows(data: dict) -> dict:
     """bench/rsa.json: the rows in the issue's schema (and the rest)."""
-    keep = ("core", "params", "bits", "crt", "cycles", "mults", "width", "luts", "ff", "dsp", "bram")
+    keep = ("core", "params", "bits", "crt", "engine", "cycles", "mults", "width", "luts", "ff", "dsp", "bram")
     rows = [{**{k: r[k] for k in keep}, "ecp5_fmax_mhz": r["fmax_mhz"], "ms": r["ms"],
              "fits_lfe5u_85f": r["fits"], "rtl_confirmed": bool(r.get("confirmed"))} for r in data["rows"]]
     return {"command": data["command"], "sim": data["sim"], "rows": rows, "software": data["software"]}
@@ -410,6 +416,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="one more configuration, e.g. dsp_redundant_ecp5:Interleave=2 (repeatable)")
     ap.add_argument("--bits", default="2048,3072,4096")
     ap.add_argument("--crt", choices=("yes", "no", "both"), default="yes")
+    ap.add_argument("--crt-engine", action=argparse.BooleanOptionalAction, default=True,
+                    help="the CRT on the CRT engine mm_modexp_crt (default), or as two mm_modexp jobs in series")
     ap.add_argument("--sim", choices=("model", "icarus", "verilator"), default="model")
     ap.add_argument("--samples", type=int, default=1, help="messages per core and key (data-dependent cores vary)")
     ap.add_argument("--confirm", choices=("none", "icarus", "verilator"), default="none",
@@ -454,9 +462,11 @@ def main(argv: list[str] | None = None) -> int:
     pool = concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs) if args.jobs > 1 else None
     with progress.Bar(len(tasks), "bench_rsa: signatures per configuration", unit="config") as bar:
         if pool is None:
-            futs = [(lambda t=t: run_core(*t, args.sim, args.samples, args.cache or None)) for t in tasks]
+            futs = [(lambda t=t: run_core(*t, args.sim, args.samples, args.cache or None, args.crt_engine))
+                    for t in tasks]
         else:
-            futs = [pool.submit(run_core, *t, args.sim, args.samples, args.cache or None).result for t in tasks]
+            futs = [pool.submit(run_core, *t, args.sim, args.samples, args.cache or None, args.crt_engine).result
+                    for t in tasks]
         for (c, p, b, crt), result in zip(tasks, futs):
             try:
                 rows.append(result())
@@ -468,18 +478,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.confirm != "none":
         with progress.Bar(len(rows), f"bench_rsa: one signature per row on {args.confirm}", unit="row") as bar:
             for r in rows:
-                r["confirmed"] = confirm(r["core"], r["params"], r["bits"], r["crt"], args.confirm)
+                r["confirmed"] = confirm(r["core"], r["params"], r["bits"], r["crt"], args.confirm, args.crt_engine)
                 bar.update()
     missing = []
     for r in rows:
-        e = ecp5_result(r["core"], r["params"], r["width"], args.synth)
+        e = ecp5_result(r["core"], r["params"], r["width"], args.synth, r["engine"])
         r.update({k: e[k] for k in ("luts", "ff", "dsp", "bram", "fits")})
         r["fmax_mhz"], r["fmax_note"] = e["fmax_mhz"], e["note"]
         if e["fmax_mhz"] is None:
             missing.append(f"{config_name(r['core'], r['params'])} at {r['width']} bits")
         f = r["fmax_mhz"]
         r["ms"] = r["cycles"] / (f * 1e3) if f else None
-        r["ms_parallel"] = r["cycles_parallel"] / (f * 1e3) if f and r["crt"] else None
     sw = [software(b, args.sw_reps) for b in bits] if args.sw_reps > 0 else []
     from montmul.report import p003
 
