@@ -28,7 +28,7 @@ test-fast: setup  ## pure-Python tests only (no simulator, lint or synthesis; un
 lint: setup  ## Verilator and Verible lint of every RTL file
 	$(PY) -m pytest -q tests/test_lint.py
 
-formal: setup  ## SymbiYosys: every core and mm_modexp at k = 3, handshake by k-induction, function by BMC (docs/formal.md; ~21 min)
+formal: setup  ## SymbiYosys: every core and mm_modexp at k = 3, handshake by k-induction, function by BMC (docs/formal.md; ~25 min)
 	$(PY) formal/sweep.py --width 3
 
 cycles: setup  ## cycle statistics of scs_new at 1024 and 2048 bits on Verilator (about 10 min)

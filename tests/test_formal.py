@@ -54,6 +54,18 @@ def test_crt_engine_handshake_proved_by_induction():
     assert res.target == "modexp_crt(r2_basic)" and not res.failed
 
 
+@pytest.mark.parametrize("name, params", [
+    ("fcs1_bin", {}),                      # the converter behind a shelled core (mm_fcs_bin)
+    ("dsp_redundant", {"Interleave": 2}),  # two products in flight (mm_req_pipe)
+], ids=["fcs1_bin", "dsp_redundant-Interleave2"])
+def test_shell_invariants_close_the_induction(name, params):
+    """The MM_FORMAL invariants of mm_fcs_bin/mm_cs2bin and of
+    mm_dsp_redundant/mm_req_pipe make these inductions close (UNKNOWN
+    without them)."""
+    res = formal.run(formal.make_job(name, K, "prove", params=params))
+    assert res.status == "PASS", res
+
+
 def test_function_and_latency_bmc():
     res = formal.run(formal.make_job(CORE, K, "bmc"))
     assert res.status == "PASS", res

@@ -153,4 +153,17 @@ module mm_cs2bin #(
   assign s_o         = (state_q == StDone) ? res_q : '0;
   assign idle_o      = (state_q == StWait);
 
+`ifdef MM_FORMAL
+  // Invariants for the formal flow (docs/formal.md): the word index stays
+  // below Words, and a conversion under way (a word index past 0) happens
+  // only in StWait, on the core's held, legal response (the core holds it
+  // until the last word takes it).
+  always_comb begin
+    if (rst_ni) begin
+      assert (idx_q <= IdxW'(Words - 1));
+      if (idx_q != '0) assert (state_q == StWait && cs_valid_i && !cs_err_i);
+    end
+  end
+`endif  // MM_FORMAL
+
 endmodule

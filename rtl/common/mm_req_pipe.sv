@@ -50,6 +50,14 @@ module mm_req_pipe #(
   input  logic               done_i,       // a product completes at this edge ...
   input  logic [TagW-1:0]    done_tag_i,   // ... the one loaded with this tag ...
   input  logic [OpWidth-1:0] res_i         // ... with this result
+`ifdef MM_FORMAL
+  ,
+  // for the formal flow only (docs/formal.md): the responses outstanding,
+  // and the entries outstanding but not yet filled (the products the
+  // datapath owes), so that the core can tie its datapath to the buffer
+  output logic [$clog2(Depth + 1)-1:0] f_count_o,
+  output logic [Depth-1:0]   f_pending_o
+`endif
 );
 
   if (OpWidth < Width) begin : gen_bad_width
@@ -137,6 +145,13 @@ module mm_req_pipe #(
   end
 
 `ifdef MM_FORMAL
+  assign f_count_o = count_q;
+  always_comb begin
+    for (int i = 0; i < Depth; i++) begin
+      f_pending_o[i] = ((i + Depth - 32'(head_q)) % Depth < 32'(count_q)) && !filled_q[i];
+    end
+  end
+
   // Invariants for the formal flow (docs/formal.md): the indices stay in
   // the buffer, the tail is count entries after the head, and only entries
   // in that window (the outstanding requests) may hold a response; an

@@ -51,6 +51,13 @@ module mm_dsp_redundant #(
   input  logic             out_ready_i,
   output logic [Width:0]   s_o,         // A*B*2^-(R1*(m+2)) mod N, in [0, 2N)
   output logic             err_o        // request rejected; s_o is 0
+`ifdef MM_FORMAL
+  ,
+  // for the formal flow only (docs/formal.md): requests accepted whose
+  // response has not been taken, for the formal top to compare with its own
+  // count (the datapath's state is not visible at the other ports)
+  output logic [3:0]       f_outstanding_o
+`endif
 );
 
   if (Width < 3 || Width > 8192) begin : gen_bad_width
@@ -101,6 +108,9 @@ module mm_dsp_redundant #(
   logic            start, slot_free, done;
   logic [TagW-1:0] start_tag, done_tag;
   logic [Width:0]  res;
+`ifdef MM_FORMAL
+  logic [Interleave-1:0] f_pending;  // request entries owed a product by the ring
+`endif
 
   if (Interleave == 1) begin : gen_shell_one
     logic           busy_unused, accept_unused;
@@ -150,8 +160,18 @@ module mm_dsp_redundant #(
     // context free.
     logic unused_shell;
     assign unused_shell = ^{busy_unused, accept_unused, slot_free, done_tag};
+`ifdef MM_FORMAL
+    // one request at a time: outstanding while the shell is not idle, owed
+    // a product while it is busy
+    assign f_outstanding_o = {3'b0, !in_ready_o};
+    assign f_pending       = busy_unused;
+`endif
   end else begin : gen_shell_pipe
     logic accept_unused;
+`ifdef MM_FORMAL
+    logic [$clog2(Interleave + 1)-1:0] f_count;
+    assign f_outstanding_o = 4'(f_count);
+`endif
 
     mm_req_pipe #(
       .Width     (Width),
@@ -179,6 +199,11 @@ module mm_dsp_redundant #(
       .done_i      (done),
       .done_tag_i  (done_tag),
       .res_i       (res)
+`ifdef MM_FORMAL
+      ,
+      .f_count_o   (f_count),
+      .f_pending_o (f_pending)
+`endif
     );
 
     logic unused_shell;
@@ -510,5 +535,55 @@ module mm_dsp_redundant #(
   assign unused_bits = ^{busy_a, tag_a, a_a, s_a, low_b[R1-1:0],
                          low_b[R1+2], lo_vec[CW-1:Width+1], hi_vec[CW-1:Width+1],
                          sum_co_unused};
+
+`ifdef MM_FORMAL
+  // Invariants for the formal flow (docs/formal.md).  The ring holds
+  // Interleave contexts: ctx_q (stage A) and, with Interleave >= 2, the
+  // register after stage A (and with 3 the one after stage B).  A busy
+  // context computes the product of one request the shell owes (f_pending:
+  // mm_req_pipe's outstanding entries not yet filled, or mm_req_ctrl busy);
+  // no two busy contexts share a tag, and every owed request has its busy
+  // context (as many busy contexts as owed entries).  A busy context's step
+  // counter is at most StConv, and its tag a buffer index.
+  logic [Interleave-1:0]      f_busy;
+  logic [Interleave*TagW-1:0] f_tag;
+  logic [Interleave*CntW-1:0] f_cnt;
+  if (Interleave == 1) begin : gen_f_ring1
+    assign f_busy = busy_a;
+    assign f_tag  = tag_a;
+    assign f_cnt  = cnt_a;
+  end else if (Interleave == 2) begin : gen_f_ring2
+    assign f_busy = {busy_b, busy_a};
+    assign f_tag  = {tag_b, tag_a};
+    assign f_cnt  = {cnt_b, cnt_a};
+  end else begin : gen_f_ring3
+    assign f_busy = {busy_c, busy_b, busy_a};
+    assign f_tag  = {tag_c, tag_b, tag_a};
+    assign f_cnt  = {cnt_c, cnt_b, cnt_a};
+  end
+
+  always_comb begin
+    logic [3:0] f_nbusy, f_npend;
+    f_nbusy = '0;
+    f_npend = '0;
+    for (int i = 0; i < Interleave; i++) begin
+      f_nbusy = f_nbusy + 4'(f_busy[i]);
+      f_npend = f_npend + 4'(f_pending[i]);
+    end
+    if (rst_ni) begin
+      assert (f_nbusy == f_npend);
+      for (int i = 0; i < Interleave; i++) begin
+        if (f_busy[i]) begin
+          assert (32'(f_tag[i*TagW +: TagW]) < Interleave);
+          assert (f_cnt[i*CntW +: CntW] <= CntW'(StConv));
+          for (int j = 0; j < Interleave; j++) begin
+            if (f_tag[i*TagW +: TagW] == TagW'(j)) assert (f_pending[j]);
+            if (j > i && f_busy[j]) assert (f_tag[i*TagW +: TagW] != f_tag[j*TagW +: TagW]);
+          end
+        end
+      end
+    end
+  end
+`endif  // MM_FORMAL
 
 endmodule

@@ -124,4 +124,16 @@ module mm_fcs_bin #(
     .idle_o     (conv_idle)
   );
 
+`ifdef MM_FORMAL
+  // Invariant for the formal flow (docs/formal.md): the converter takes the
+  // core's response (the core returns to idle) in the cycle it leaves
+  // StWait, and no new request reaches the core until it is back there, so
+  // while the converter presents a result the carry-save core is idle.
+  always_comb begin
+    if (rst_ni) begin
+      if (!conv_idle) assert (cs_in_ready);
+    end
+  end
+`endif  // MM_FORMAL
+
 endmodule

@@ -377,4 +377,28 @@ module mm_fcs_mmm42 #(
   assign s_o         = err_q ? '0 : s_q[Width:0];
   assign err_o       = err_q;
 
+`ifdef MM_FORMAL
+  // Invariants for the formal flow (docs/formal.md): the state is one of
+  // the five encodings and the shift one of the three; the carry-save
+  // operands' tie-offs (AC, BC and the BRFA carry) stay zero; a rejected
+  // request never runs; the position i + 1 stays in [1, k+2] in the loop;
+  // the quotient and A-bit selects are zero in the conversion; a presented
+  // result has a zero carry word and is below 2N.
+  always_comb begin
+    if (rst_ni) begin
+      assert (state_q == StIdle || state_q == StPre || state_q == StLoop || state_q == StConv
+              || state_q == StDone);
+      assert (sh_q == ShNone || sh_q == ShOne || sh_q == ShTwo);
+      assert (ac_q == '0 && bc_q == '0 && !cy_q);
+      if (state_q == StPre || state_q == StLoop || state_q == StConv) assert (!err_q);
+      if (state_q == StLoop) assert (pos_q != '0 && pos_q <= PosW'(LastIt));
+      if (state_q == StConv) assert (!ah_q && !qh_q);
+      if (state_q == StDone && !err_q) begin
+        assert (c_q == '0);
+        assert ((W + 1)'(s_q) < 2 * (W + 1)'(n_q));
+      end
+    end
+  end
+`endif  // MM_FORMAL
+
 endmodule

@@ -270,4 +270,23 @@ module mm_mscs #(
   assign s_o         = err_q ? '0 : s_q[Width:0];
   assign err_o       = err_q;
 
+`ifdef MM_FORMAL
+  // Invariants for the formal flow (docs/formal.md): the state is one of
+  // the five encodings; a rejected request never runs; the iteration index
+  // stays at most k+1 in the loop; the quotient and A-bit selects are zero
+  // in the conversion; a presented result has a zero carry word.  (Its
+  // bound S < 2N is not inductive from these facts alone: the property
+  // module's BMC checks it.)
+  always_comb begin
+    if (rst_ni) begin
+      assert (state_q == StIdle || state_q == StPre || state_q == StLoop || state_q == StConv
+              || state_q == StDone);
+      if (state_q == StPre || state_q == StLoop || state_q == StConv) assert (!err_q);
+      if (state_q == StLoop) assert (pos_q <= PosW'(Last));
+      if (state_q == StConv) assert (!ah_q && !qh_q);
+      if (state_q == StDone && !err_q) assert (c_q == '0);
+    end
+  end
+`endif  // MM_FORMAL
+
 endmodule

@@ -231,4 +231,35 @@ module mm_scs1 #(
   // row_c[k+2] is zero (see StLoop).
   assign unused_row = row_s[0] ^ row_c[W];
 
+`ifdef MM_FORMAL
+  // Invariants for the formal flow (docs/formal.md): the counter stays in
+  // its phase's range (iterations in StLoop, words in StConv); a rejected
+  // request never runs; the loop runs on a legal request (odd N >= 3,
+  // B < 2N) with S = SS + SC < 3N (the bound that sizes SS and SC); the
+  // loop ends with S < 2N (Walter's bound: no final subtraction), and a
+  // presented result is below 2N.
+  always_comb begin
+    logic [W+1:0] f_s, f_n;  // 3N < 2^(k+2)
+    f_s = (W + 2)'(ss_q[W-1:0]) + (W + 2)'(sc_q);
+    f_n = (W + 2)'(n_q);
+    if (rst_ni) begin
+      if (state_q == StLoop || state_q == StConv) begin
+        assert (!err_q);
+        assert (n_q[0] && f_n >= (W + 2)'(3) && (W + 2)'(b_q) < 2 * f_n);
+      end
+      if (state_q == StLoop) begin
+        assert (cnt_q <= CntW'(Iters - 1));
+        assert (f_s < 3 * f_n);
+      end
+      if (state_q == StConv) begin
+        assert (cnt_q <= CntW'(Words - 1));
+        if (cnt_q == '0) assert (f_s < 2 * f_n);
+      end
+      if (state_q == StDone && !err_q) begin
+        assert ((W + 2)'(ss_q[Width:0]) < 2 * f_n);
+      end
+    end
+  end
+`endif  // MM_FORMAL
+
 endmodule

@@ -79,6 +79,14 @@ FORMAL_PARAMS: dict[str, dict[str, int]] = {
 #: ``montmul formal --mode prove --depth D``; docs/formal.md).
 PROVE_DEPTH: dict[str, int] = {"systolic": 24, "systolic_mux": 24}
 
+#: Top modules that give out, under ``MM_FORMAL``, their count of requests
+#: accepted and not yet answered (``f_outstanding_o``, 4 bits).  The formal
+#: top asserts it equal to the property module's own count: with several
+#: products in flight the count is not visible at the other ports, and
+#: without that link the induction finds states where the two disagree
+#: (docs/formal.md).
+OUTSTANDING_PORT = frozenset({"mm_dsp_redundant"})
+
 
 class FormalError(RuntimeError):
     """A tool is missing or failed (not a failed property)."""
@@ -193,6 +201,18 @@ def core_top(name: str, width: int, params: dict[str, int], functional: bool,
                             && {k + 3}'(b_i) < {k + 3}'({c.in_bound}) * {k + 3}'(n_i));
   end
 """
+    count_decl = ""
+    count_port = ""
+    count_check = ""
+    if c.top in OUTSTANDING_PORT:
+        count_decl = "\n  logic [3:0]     f_outstanding;  // the core's count (OUTSTANDING_PORT)"
+        count_port = ",\n    .f_outstanding_o(f_outstanding)"
+        count_check = """
+  // The core's own count of outstanding requests is the property module's.
+  always_comb begin
+    if (rst_ni) assert (f_outstanding == outstanding);
+  end
+"""
     if functional:
         func = f"""
   // Functional check (BMC): the response to the oldest outstanding request
@@ -239,7 +259,7 @@ module {TOP} (
   logic           in_ready, out_valid, err;
   logic [{k}:0]   s;
   logic [{req_w - 1}:0]  head_req;
-  logic [3:0]     outstanding;
+  logic [3:0]     outstanding;{count_decl}
 
   {c.top} #(
 {_param_text(c, params)}
@@ -254,9 +274,9 @@ module {TOP} (
     .out_valid_o(out_valid),
     .out_ready_i(out_ready_i),
     .s_o        (s),
-    .err_o      (err)
+    .err_o      (err){count_port}
   );
-{host_range}
+{count_check}{host_range}
 {_props(req_w, k + 1, depth, bound if functional else 0, "{a_i, b_i, n_i}", "s")}
 {func}
 endmodule
