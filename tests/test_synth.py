@@ -411,3 +411,37 @@ def test_liberty_areas_wherever_area_stands(tmp_path):
     assert parse.liberty_cell_area(lib, "B2") == 24.5
     with pytest.raises(tools.ToolError, match="no area for cell C3"):
         parse.liberty_cell_area(lib, "C3")
+
+
+def test_rtl_digest_ignores_comments_and_formal(tmp_path):
+    """The synthesis cache key hashes what synthesis reads: a comment, spacing
+    or an `ifdef MM_FORMAL block leaves it alone; any change to the logic, or
+    to an `else branch synthesis does read, changes it."""
+    base = ("module m (input logic a_i, output logic y_o);\n"
+            "  assign y_o = ~a_i;  // invert\n"
+            "`ifdef MM_FORMAL\n  always_comb assert (y_o != a_i);\n`else\n  logic unused;\n`endif\n"
+            "`ifdef OTHER\n  logic other;\n`endif\n"
+            "endmodule\n")
+    variants = {
+        "comment": base.replace("// invert", "/* flip\n it */"),
+        "spacing": base.replace("  assign y_o = ~a_i;", "\tassign   y_o   =   ~a_i;  ").replace("\n", "\n\n"),
+        "formal": base.replace("assert (y_o != a_i);", "assert (y_o == ~a_i);\n  cover (a_i);"),
+    }
+    changed = {
+        "logic": base.replace("~a_i", "a_i"),
+        "else branch": base.replace("logic unused;", "logic unused2;"),
+        "other ifdef": base.replace("logic other;", "logic other2;"),
+        "string": base.replace("endmodule", 'initial $display("a // b");\nendmodule'),
+    }
+
+    def digest(text: str) -> str:
+        p = tmp_path / "m.sv"
+        p.write_text(text)
+        return flows.rtl_digest(p)
+
+    ref = digest(base)
+    for name, text in variants.items():
+        assert digest(text) == ref, name
+    for name, text in changed.items():
+        assert digest(text) != ref, name
+    assert "assert" not in flows.rtl_text(base) and "unused" in flows.rtl_text(base)

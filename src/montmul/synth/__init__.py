@@ -69,8 +69,9 @@ def default_build() -> Path:
 
 #: Bumped when the meaning of a cached result changes without any hashed
 #: file (RTL, syn/ templates, flows.py, parse.py) changing, e.g. a new key
-#: assembled in synth() below.
-FLOW_VERSION = 1
+#: assembled in synth() below.  2: RTL hashed as montmul.synth.flows.rtl_text
+#: (comments and MM_FORMAL blocks do not count).
+FLOW_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -119,8 +120,8 @@ class Job:
         return design, {"Width": self.width}
 
 
-def _hashes(paths) -> dict[str, str]:
-    return {os.path.relpath(p, resources.data_root()): flows.sha256_file(p) for p in paths}
+def _hashes(paths, digest=flows.sha256_file) -> dict[str, str]:
+    return {os.path.relpath(p, resources.data_root()): digest(p) for p in paths}
 
 
 def cache_key(job: Job) -> tuple[str, dict]:
@@ -138,7 +139,7 @@ def cache_key(job: Job) -> tuple[str, dict]:
         "target": job.target,
         "options": opts,
         "tools": tools.versions(job.target),
-        "rtl": _hashes(flows.rtl_files(design)),
+        "rtl": _hashes(flows.rtl_files(design), flows.rtl_digest),  # what synthesis reads: no comments, no MM_FORMAL
         "flow_files": _hashes(flow_files),
     }
     if job.target == "asic":

@@ -125,6 +125,50 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
+_RTL_TOKEN = re.compile(r'"(?:\\.|[^"\\\n])*"|//[^\n]*|/\*.*?\*/', re.S)
+_RTL_DIRECTIVE = re.compile(r"^\s*`(ifdef|ifndef|elsif|else|endif)\b\s*(\w*)")
+
+
+def rtl_text(text: str) -> str:
+    """The part of an RTL file that synthesis reads: comments removed, the
+    ``ifdef MM_FORMAL`` blocks (assertions, never defined for synthesis) left
+    out (their ``else`` branch kept, the reverse for ``ifndef``), spaces
+    within a line collapsed, blank lines dropped.  Line breaks stay (they end
+    a `define)."""
+    text = _RTL_TOKEN.sub(lambda m: m.group(0) if m.group(0).startswith('"') else
+                          "\n" * m.group(0).count("\n"), text)
+    out, stack = [], []  # stack: per open `if*, whether this branch is dropped, and whether it is MM_FORMAL's
+    for line in text.splitlines():
+        m = _RTL_DIRECTIVE.match(line)
+        if m:
+            kind, name = m.groups()
+            if kind in ("ifdef", "ifndef"):
+                formal = name == "MM_FORMAL"
+                stack.append((formal and kind == "ifdef", formal))
+                if formal:
+                    continue
+            elif stack and stack[-1][1]:
+                if kind == "endif":
+                    stack.pop()
+                elif kind == "else":
+                    stack[-1] = (not stack[-1][0], True)
+                continue
+            elif kind == "endif" and stack:
+                stack.pop()
+        if any(dropped for dropped, _ in stack):
+            continue
+        line = " ".join(line.split())
+        if line:
+            out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def rtl_digest(path: Path) -> str:
+    """SHA-256 of :func:`rtl_text` of ``path``: a synthesis cache key that a
+    comment or a formal-only assertion does not change."""
+    return hashlib.sha256(rtl_text(Path(path).read_text()).encode()).hexdigest()
+
+
 def rtl_files(core: Core) -> list[Path]:
     """Every file the core's elaboration can read: its sources and the headers
     in its include directories."""
