@@ -44,4 +44,8 @@ def test_build_and_markdown(monkeypatch):
     cells = [c.strip() for c in row256.split("|")[1:-1]]
     assert cells[3] == "40" and cells[4] == str(dsp.paper_dsp_count(256))  # paper's DSPs, 2mb+4
     assert cells[10] == "47" and cells[11] == "47"  # as the paper counts it, and the paper's own
+    # the share=0 measurement: the 256-bit I = 1 row (job 6) against the share=0 build (job 12)
+    assert data["share_check"]["share"]["dsp"] == 46 and data["share_check"]["no_share"]["dsp"] == 52
+    assert "| 0 | – | 1012 | 512 | 52 | 62.0 | 12 |" in md and "Without `share`: +6 MULT18X18D, +6 LUTs" in md
+    assert "--target ecp5 --param Interleave=I --option share=0 --option budget_s=7200`" in md
     assert "| 1024 | 700 |" not in md and "| 1024 | Zynq US+ xczu7ev-2 | 15 | 2653 | 700 | 667 | 953 |" in md

@@ -14,10 +14,12 @@ post-route Fmax).  The paper's critical paths come from a p = 2 kernel; the
 left-shifting core needs w | 2p, so its w = 8 and 16 builds have p = 4 and 8.
 
 Table III (total LUTs and registers for p = 16, 32, 64 at w = 16; 256- and
-1024-bit exponentiation times): xc2v synthesis of the core at Width = 1024,
-split by the breakdown into the kernel (PEs), the word memories and FIFO
-(which the paper leaves out), and the rest (controller, operand and result
-registers, request shell); times = (2n + 2) products of the model's cycles,
+1024-bit exponentiation times): xc2v synthesis of the core at Width = 1024
+for each p, split by the breakdown into the kernel (PEs), the word memories
+and FIFO (which the paper leaves out), and the rest (controller, operand and
+result registers, request shell); the kernel derived from the Table II
+breakdown (p/p' copies of its kernel) is kept as a cross-check of the
+measured one; times = (2n + 2) products of the model's cycles,
 at the paper's clock (kernel cycles: the paper's count) and at our ECP5 Fmax
 (the core's whole latency).  docs/scalable.md explains every difference.
 """
@@ -44,11 +46,7 @@ KINDS = ("right", "left")
 T2_WORDS = (4, 8, 16)
 T2_WIDTH = 64  #: build width of the Table II kernels (the PE does not depend on it)
 T3_WIDTH = 1024  #: build width of the Table III cores (n up to 1024)
-T3_PES = (16, 32, 64)
-#: the one p synthesized at Width = 1024 (a 1024-bit build with 64 PEs takes
-#: hours of Yosys on the shared machine); p = 32 and 64 add the exact kernel
-#: cost from the Table II breakdown (:func:`_kernel`)
-T3_BUILD_PES = 16
+T3_PES = (16, 32, 64)  #: each synthesized at Width = 1024
 T3_WORD = 16
 T3_BITS = (256, 1024)
 
@@ -64,8 +62,8 @@ def jobs() -> dict[str, list[synth.Job]]:
           for k in KINDS for w in T2_WORDS]
     fmax = [synth.Job(f"r4booth_{k}", T2_WIDTH, "ecp5", {"WordWidth": w, "NumPes": t2_pes(k, w)})
             for k in KINDS for w in T2_WORDS]
-    t3 = [synth.Job(f"r4booth_{k}", T3_WIDTH, "xilinx", {"WordWidth": T3_WORD, "NumPes": T3_BUILD_PES},
-                    {"family": "xc2v"}) for k in KINDS]
+    t3 = [synth.Job(f"r4booth_{k}", T3_WIDTH, "xilinx", {"WordWidth": T3_WORD, "NumPes": p},
+                    {"family": "xc2v"}) for k in KINDS for p in T3_PES]
     return {"t2": t2, "fmax": fmax, "t3": t3}
 
 
@@ -120,52 +118,54 @@ def _kernel(t2: dict, kind: str, p: int) -> tuple[int, int] | None:
     return m * _sum(pes, "luts"), m * _sum(pes, "ff")
 
 
-def _t3_rows(built: dict[str, dict], t2w16: dict[str, dict], fmax: dict[str, float | None]) -> list[dict]:
+def _breakdown(kind: str, r: dict) -> dict:
+    """A Width-1024 build split by its per-instance breakdown: kernel (the
+    PEs), word memories and FIFO, the request shell, the whole top, and the
+    rest (top minus kernel, memories and FIFO); ``error`` when it failed."""
+    if "error" in r:
+        return {"error": r["error"]}
+    try:
+        inst = synth.instance_costs(r)
+        top = inst[f"mm_r4booth_{kind}"]
+        pes = list(_pes(r).values())
+        mem = list(synth.instance_costs(r, "mm_r4booth_mem").values()) + \
+            list(synth.instance_costs(r, "mm_r4booth_fifo").values())
+        ctrl = inst[f"mm_r4booth_{kind}/u_ctrl"]
+    except (ValueError, KeyError) as exc:
+        return {"error": f"no breakdown: {exc}"}
+    out = {
+        "flat": (r["luts"], r["ff"]),
+        "lutram": sum(v for c, v in r["cells"].items() if c.startswith("RAM")),
+        "kernel": (_sum(pes, "luts"), _sum(pes, "ff")),
+        "pes": len(pes),
+        "mem_fifo": (_sum(mem, "luts"), _sum(mem, "ff")),
+        "shell": (ctrl["luts"], ctrl["ff"]),
+        "top": (top["luts"], top["ff"]),
+        "seconds": r.get("seconds", {}).get("total"),
+    }
+    out["rest"] = tuple(out["top"][i] - out["kernel"][i] - out["mem_fifo"][i] for i in (0, 1))
+    out["paper_scope"] = tuple(out["rest"][i] + out["kernel"][i] for i in (0, 1))
+    return out
+
+
+def _t3_rows(built: dict[tuple[str, int], dict], t2w16: dict[str, dict], fmax: dict[str, float | None]) -> list[dict]:
+    """One row per (kind, p) from its own Width-1024 build ``built[(kind,
+    p)]``; ``derived`` = the kernel from the Table II breakdown, a
+    cross-check of the measured kernel."""
     rebuilt = {(r["shift"], r["p"], r["n"]): r for r in scalable.table3()}
     rows = []
     for kind in KINDS:
-        r = built[kind]
-        base: dict = {}
-        if "error" in r:
-            base["error"] = r["error"]
-        else:
-            try:
-                inst = synth.instance_costs(r)
-                top = inst[f"mm_r4booth_{kind}"]
-                pes = list(_pes(r).values())
-                mem = list(synth.instance_costs(r, "mm_r4booth_mem").values()) + \
-                    list(synth.instance_costs(r, "mm_r4booth_fifo").values())
-                ctrl = inst[f"mm_r4booth_{kind}/u_ctrl"]
-                base = {
-                    "flat": (r["luts"], r["ff"]),
-                    "lutram": sum(v for c, v in r["cells"].items() if c.startswith("RAM")),
-                    "kernel": (_sum(pes, "luts"), _sum(pes, "ff")),
-                    "mem_fifo": (_sum(mem, "luts"), _sum(mem, "ff")),
-                    "shell": (ctrl["luts"], ctrl["ff"]),
-                    "top": (top["luts"], top["ff"]),
-                }
-                base["rest"] = tuple(base["top"][i] - base["kernel"][i] - base["mem_fifo"][i] for i in (0, 1))
-            except (ValueError, KeyError) as exc:
-                base["error"] = f"no breakdown: {exc}"
         for p in T3_PES:
-            row: dict = {"shift": kind, "p": p, "paper": TABLE3_PAPER[(kind, p)], "times": [],
-                         "measured": p == T3_BUILD_PES}
+            row: dict = {"shift": kind, "p": p, "paper": TABLE3_PAPER[(kind, p)], "times": []}
             k = _kernel(t2w16[kind], kind, p)
             if k is not None:
-                row["kernel"] = k
-            if "error" in base:
-                row["error"] = base["error"]
-            elif k is None:
-                row["error"] = "no Table II breakdown at w = 16"
+                row["derived"] = k
+            b = _breakdown(kind, built[(kind, p)])
+            if "error" in b:
+                row["error"] = b["error"]
             else:
-                row["rest"] = base["rest"]
-                row["shell"] = base["shell"]
-                row["paper_scope"] = (base["rest"][0] + k[0], base["rest"][1] + k[1])
-                dk = (k[0] - base["kernel"][0], k[1] - base["kernel"][1])
-                row["flat"] = (base["flat"][0] + dk[0], base["flat"][1] + dk[1])
-                row["lutram"] = base["lutram"]
-                if p == T3_BUILD_PES:
-                    row["kernel_measured"] = base["kernel"]
+                row.update(b)
+                row["scope_vs_paper"] = tuple(b["paper_scope"][i] / row["paper"][i] for i in (0, 1))
             for n in T3_BITS:
                 t = rebuilt[(kind, p, n)]
                 lat = _latency(kind, n, T3_WORD, p)
@@ -201,7 +201,7 @@ def build(workers: int | None = None, cached_only: bool = False) -> dict:
     table2 = [_t2_row(j.core.split("_")[1], j.params["WordWidth"], xr, er) for j, xr, er in zip(js["t2"], t2x, t2e)]
     fmax = {r["shift"]: r.get("fmax_mhz") for r in table2 if r["w"] == T3_WORD}
     t2w16 = {j.core.split("_")[1]: r for j, r in zip(js["t2"], t2x) if j.params["WordWidth"] == T3_WORD}
-    table3 = _t3_rows({j.core.split("_")[1]: r for j, r in zip(js["t3"], t3)}, t2w16, fmax)
+    table3 = _t3_rows({(j.core.split("_")[1], j.params["NumPes"]): r for j, r in zip(js["t3"], t3)}, t2w16, fmax)
     return {
         "table2": table2,
         "table3": table3,
@@ -218,6 +218,33 @@ def _f(x, fmt: str = ",.0f") -> str:
 
 def _t(header: list[str], rows: list[list[str]]) -> list[str]:
     return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + ["| " + " | ".join(r) + " |" for r in rows]
+
+
+def _t3_differences(table3: list[dict]) -> list[str]:
+    """The differences from the paper's Table III, with the numbers of the
+    rows that have a build (the reasons: docs/scalable.md, Table III)."""
+    ok = [r for r in table3 if "error" not in r]
+    if not ok:
+        return ["Differences from the paper: no Width-1024 build in this run (see the failures above).", ""]
+    L = ["Differences from the paper (reasons in docs/scalable.md, Table III):", ""]
+    for kind in KINDS:
+        rs = [r for r in ok if r["shift"] == kind]
+        if not rs:
+            continue
+        ker = ", ".join(f"p = {r['p']}: {r['kernel'][0] / r['p']:.0f} / {r['kernel'][1] / r['p']:.0f}" for r in rs)
+        rest = ", ".join(f"{r['rest'][0]:,} / {r['rest'][1]:,}" for r in rs)
+        L.append(f"* {kind}-shifting: kernel LUTs / FFs per PE {ker} (Table II's per-PE difference: binary Z word, "
+                 f"carry-propagate adds); rest {rest} LUTs / FFs for p = " + ", ".join(str(r["p"]) for r in rs)
+                 + f", of which the shell (two {T3_WIDTH + 1}-bit range comparators) {rs[0]['shell'][0]:,} LUTs, "
+                 "and about 3 × 1024 operand flip-flops (X window, N, Y/result) the paper keeps in external RAM.")
+        if len(rs) > 1:
+            a, b = rs[0], rs[-1]
+            grow = [(b["paper_scope"][i] - a["paper_scope"][i]) / (b["p"] - a["p"]) for i in (0, 1)]
+            pg = [(b["paper"][i] - a["paper"][i]) / (b["p"] - a["p"]) for i in (0, 1)]
+            L.append(f"  From p = {a['p']} to {b['p']} our paper's scope grows by {grow[0]:.0f} LUTs / {grow[1]:.0f} "
+                     f"FFs per added PE, the paper's by {pg[0]:.0f} / {pg[1]:.0f}: the p-independent rest is where "
+                     "most of the gap at small p comes from.")
+    return L + [""]
 
 
 def markdown(data: dict) -> str:
@@ -247,33 +274,36 @@ def markdown(data: dict) -> str:
           + CRITICAL_PATH_PAPER["left"] + ".", ""]
     L += ["### Table III: totals and exponentiation times", "",
           f"`montmul synth --core r4booth_right --width {s['t3_width']} --target xilinx --option family=xc2v "
-          f"--param WordWidth={s['word']} --param NumPes={T3_BUILD_PES} --instances` (and r4booth_left). The paper "
+          f"--param WordWidth={s['word']} --param NumPes=P --instances` (P = "
+          + ", ".join(str(p) for p in T3_PES) + "; and r4booth_left), one build per p. The paper "
           "counts kernel + controller without the memories and FIFO; our 'paper's scope' is the breakdown's "
           "total minus the word memories and FIFO, i.e. the kernel (PEs) plus the rest, which holds our "
           "controller, operand and result registers and the request shell ('shell', the input range check; "
-          "the paper's operands stay in external RAM). "
-          f"Only p = {T3_BUILD_PES} is synthesized at Width = {s['t3_width']}; for p = 32 and 64 the kernel is "
-          "exact from the Table II breakdown (the hierarchical run costs each PE module once: p/p' copies of "
-          "the Table II kernel; at p = 16 it equals the measured one, column 'check') and the rest is the p = 16 "
-          "build's (it does not depend on p but for the X window's 2p extra bits). 'flat' is the flat run's "
-          "count (+ the same kernel difference for p = 32, 64), the memories and FIFO as LUT-RAM cells.", ""]
+          "the paper's operands stay in external RAM). 'Table II × p/p′' is the kernel derived from the "
+          "Table II breakdown (the hierarchical run costs each PE module once, so a p-PE kernel is p/p′ copies "
+          "of the p′-PE Table II kernel): a cross-check of the measured kernel. 'flat' is the flat run's "
+          "count, the memories and FIFO as LUT-RAM cells. 'ours / paper' = our paper's scope over the "
+          "printed figure (LUTs, registers).", ""]
     rows = []
     for r in data["table3"]:
         pl, pr = r["paper"]
+        d = r.get("derived")
         if "error" in r:
-            k = r.get("kernel")
-            cells = [f"failed: {r['error'][:80]}", "—", f"{k[0]:,} / {k[1]:,}" if k else "—", "derived", "—", "—"]
+            cells = [f"failed: {r['error'][:80]}", "—", "—", f"{d[0]:,} / {d[1]:,}" if d else "—", "—", "—", "—"]
         else:
-            km = r.get("kernel_measured")
+            km = tuple(r["kernel"])
+            check = "—" if d is None else ("= measured" if tuple(d) == km else f"{d[0]:,} / {d[1]:,}")
             cells = [f"{r['flat'][0]:,} / {r['flat'][1]:,} (+{r['lutram']} RAM)",
                      f"{r['paper_scope'][0]:,} / {r['paper_scope'][1]:,}",
-                     f"{r['kernel'][0]:,} / {r['kernel'][1]:,}",
-                     ("= measured" if tuple(km) == tuple(r["kernel"]) else f"measured {km[0]} / {km[1]}") if km else "derived",
+                     f"{km[0]:,} / {km[1]:,}",
+                     check,
                      f"{r['rest'][0]:,} / {r['rest'][1]:,}",
-                     f"{r['shell'][0]:,} / {r['shell'][1]:,}"]
+                     f"{r['shell'][0]:,} / {r['shell'][1]:,}",
+                     f"{r['scope_vs_paper'][0]:.2f} / {r['scope_vs_paper'][1]:.2f}"]
         rows.append([r["shift"][0].upper(), str(r["p"])] + cells + [f"{pl:,} / {pr:,}"])
-    L += _t(["shift", "p", "flat LUTs / FFs", "paper's scope", "kernel (PEs)", "check", "rest", "of which shell",
-             "paper LUTs / REGs"], rows)
+    L += _t(["shift", "p", "flat LUTs / FFs", "paper's scope", "kernel (PEs)", "Table II × p/p′", "rest",
+             "of which shell", "ours / paper", "paper LUTs / REGs"], rows)
+    L += [""] + _t3_differences(data["table3"])
     fm = data["fmax_for_table3"]
     L += ["", "Times: (2n + 2) products. 'paper clock' = the paper's counted kernel cycles (Sec. IV-C's equations, "
           "`montmul.models.scalable.table3()`) at its clock (R 248 MHz, L 186 MHz); 'implied' = the range of "

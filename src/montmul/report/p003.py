@@ -28,6 +28,14 @@ from .papers import FPGA_PAPERS
 INTERLEAVES = (1, 2, 3)
 XILINX = ("dsp_redundant", (256, 504))
 ECP5 = ("dsp_redundant_ecp5", (256, 1024))
+#: ECP5 flow options per width (montmul.synth.flows.DEFAULTS): at 1024 bits
+#: Yosys's `share` pass is left out (share=0; with I = 1 its SAT search over
+#: the 132 multipliers ran for hours) and each job gets two hours (the I = 2
+#: run took 3,840 s once, past the default 3,600 s budget)
+ECP5_OPTIONS = {256: {}, 1024: {"share": 0, "budget_s": 7200}}
+#: the measurement behind share=0: the 256-bit I = 1 build with and without
+#: `share` (both cheap), compared in the section
+SHARE_CHECK = (256, 1)
 #: model samples per configuration (the core is constant time; a few
 #: batches confirm it)
 SAMPLES = 4
@@ -50,7 +58,7 @@ FIOS_DSP_MM = (  # width, MHz, latency cycles, time us, DSP, LUT
 
 COMMANDS = {
     "xilinx": "montmul synth --core dsp_redundant --width {k} --target xilinx --param Interleave={i}",
-    "ecp5": "montmul synth --core dsp_redundant_ecp5 --width {k} --target ecp5 --param Interleave={i}",
+    "ecp5": "montmul synth --core dsp_redundant_ecp5 --width {k} --target ecp5 --param Interleave={i}{o}",
     "cycles": "montmul cycles --core {core} --width {k} --param Interleave={i} --sim model",
 }
 
@@ -82,16 +90,24 @@ def _bound(k: int, r1: int, r2: int, multipliers: int) -> dict:
 
 
 #: Why a job may be missing from the cache (shown in its cells with --cached).
-NOT_RUN = {
-    ("ecp5", 1024, 1): "stopped: Yosys's share pass SAT-checks the 132 multipliers pairwise "
-                       "(1 660 of ~8 600 pairs in 20 min; docs/dsp.md, Measured)",
-}
+NOT_RUN: dict[tuple[str, int, int], str] = {}
+
+
+def options_text(opts: dict) -> str:
+    return "".join(f" --option {o}={v}" for o, v in opts.items())
 
 
 def jobs() -> list[Job]:
-    """The section's synthesis jobs."""
+    """The section's synthesis jobs (the table rows; :func:`share_job` apart)."""
     out = [Job(XILINX[0], k, "xilinx", {"Interleave": i}) for k in XILINX[1] for i in INTERLEAVES]
-    return out + [Job(ECP5[0], k, "ecp5", {"Interleave": i}) for k in ECP5[1] for i in INTERLEAVES]
+    return out + [Job(ECP5[0], k, "ecp5", {"Interleave": i}, dict(ECP5_OPTIONS[k]))
+                  for k in ECP5[1] for i in INTERLEAVES]
+
+
+def share_job() -> Job:
+    """The SHARE_CHECK build without `share` (its twin with `share` is a row)."""
+    k, i = SHARE_CHECK
+    return Job(ECP5[0], k, "ecp5", {"Interleave": i}, {**ECP5_OPTIONS[k], "share": 0})
 
 
 def build(workers: int | None = None, run: bool = True) -> dict:
@@ -99,7 +115,7 @@ def build(workers: int | None = None, run: bool = True) -> dict:
     only what the synthesis cache holds (a job not in it is reported as not
     run), for writing the doc while long place-and-route jobs are elsewhere
     under way."""
-    todo = jobs()
+    todo = jobs() + [share_job()]
     if run:
         results = run_many(todo, workers=workers, on_error="return")
     else:
@@ -111,12 +127,15 @@ def build(workers: int | None = None, run: bool = True) -> dict:
             else:
                 why = NOT_RUN.get((job.target, job.width, job.params["Interleave"]))
                 results.append({"error": why or "not run (not in the synthesis cache)"})
+    share = {"no_share": _keep(results[-1])}
+    todo, results = todo[:-1], results[:-1]
     rows = []
     for job, res in zip(todo, results):
         ilv = job.params["Interleave"]
         cyc = _cycles(job.core, job.width, ilv)
-        keep = {key: res.get(key) for key in ("luts", "ff", "dsp", "fmax_mhz", "carry4", "ccu2c", "error")}
-        keep["seconds"] = (res.get("seconds") or {}).get("total")
+        keep = _keep(res)
+        if (job.target, job.width, ilv) == ("ecp5", *SHARE_CHECK):
+            share["share"] = keep
         rows.append({"core": job.core, "target": job.target, "width": job.width, "interleave": ilv,
                      "synth": keep, "cycles": cyc,
                      "paper_dsp": dsp.paper_dsp_count(job.width, cyc["r2"]),
@@ -126,7 +145,16 @@ def build(workers: int | None = None, run: bool = True) -> dict:
              for p in FPGA_PAPERS if p.paper == "003"]
     fios = [{"width": w, "fmax_mhz": f, "cycles": c, "time_us": t, "dsps": d, "luts": lut}
             for w, f, c, t, d, lut in FIOS_DSP_MM]
-    return {"rows": rows, "paper": paper, "fios": fios, "fios_source": FIOS_SOURCE, "fios_device": FIOS_DEVICE}
+    return {"rows": rows, "paper": paper, "fios": fios, "fios_source": FIOS_SOURCE, "fios_device": FIOS_DEVICE,
+            "share_check": share}
+
+
+def _keep(res: dict) -> dict:
+    keep = {key: res.get(key) for key in ("luts", "ff", "dsp", "fmax_mhz", "carry4", "ccu2c", "error")}
+    secs = res.get("seconds") or {}
+    keep["seconds"] = secs.get("total")
+    keep["yosys_s"] = secs.get("yosys")
+    return keep
 
 
 def _cell(v, fmt: str = "{}") -> str:
@@ -146,6 +174,39 @@ def _paper(data: dict, k: int, ilv: int) -> dict | None:
         if p["width"] == k and p["interleave"] == ilv:
             return p
     return None
+
+
+def _share_section(data: dict) -> list[str]:
+    """Why the 1024-bit ECP5 runs leave Yosys's `share` pass out, with the
+    256-bit measurement (both builds from the cache or run)."""
+    k, i = SHARE_CHECK
+    sc = data.get("share_check", {})
+    a, b = sc.get("share", {}), sc.get("no_share", {})
+    cmd = COMMANDS["ecp5"].format(k=k, i=i, o=options_text(ECP5_OPTIONS[k]))
+    out = ["", "#### Yosys's `share` pass and the 1024-bit runs", "",
+           "synth_ecp5's coarse step runs `share` (SAT-based sharing of multipliers and other wide cells "
+           "whose results are never needed in the same cycle). With I = 1 every digit product is unused while "
+           "a request is loaded, so at 1024 bits it SAT-checks the 132 multipliers pairwise: 1 660 of the "
+           "~8 600 pairs took 20 minutes on the shared machine and the run was stopped (docs/dsp.md). The fix "
+           "is a flow option, not an RTL change: `--option share=0` runs the same synth_ecp5 steps with the "
+           "coarse step spelled out without `share` (`montmul.synth.flows.ecp5_synth`; the spelled-out script "
+           "with `share` gives the same cells as synth_ecp5, checked by `tests/test_synth_share.py`), default "
+           "unchanged so every other result stays comparable. An RTL restructuring (a register in front of "
+           "the multipliers' operand multiplexers, as in `mm_sys_pe`) would change the verified cycle-exact "
+           "core for a synthesis-tool problem. The 1024-bit column uses share=0 for I = 1, 2, 3 alike "
+           "(with I ≥ 2 `share` finds no candidates: the products go straight into the register layer). "
+           f"Measured at {k} bits, I = {i}: `{cmd}` with and without `--option share=0`:", "",
+           "| share | Yosys s | LUT | FF | MULT18X18D | Fmax MHz | wall s |", "|---|---|---|---|---|---|---|"]
+    for name, r in (("1 (default)", a), ("0", b)):
+        if not r or r.get("error"):
+            out.append(f"| {name} | {(r or {}).get('error') or 'not run'} | | | | | |")
+            continue
+        out.append(f"| {name} | {_cell(r.get('yosys_s'), '{:.0f}')} | {_cell(r['luts'])} | {_cell(r['ff'])} | "
+                   f"{_cell(r['dsp'])} | {_cell(r['fmax_mhz'], '{:.1f}')} | {_cell(r['seconds'], '{:.0f}')} |")
+    if a.get("dsp") is not None and b.get("dsp") is not None and not a.get("error") and not b.get("error"):
+        out += ["", f"Without `share`: {b['dsp'] - a['dsp']:+d} MULT18X18D, {b['luts'] - a['luts']:+,} LUTs, "
+                    f"{b['ff'] - a['ff']:+,} FFs at {k} bits."]
+    return out
 
 
 def markdown(data: dict) -> str:
@@ -191,8 +252,11 @@ def markdown(data: dict) -> str:
         out.append(f"| {k} | {i} | {_cell(s['luts'])} | {_cell(s['ff'])} | {_cell(s['dsp'])} | "
                    f"{_cell(s['fmax_mhz'], '{:.1f}')} | {c['latency']:.0f} | {c['batch']:.0f} | "
                    f"{_cell(ns, '{:.0f}')} | {_cell(s['seconds'], '{:.0f}')} |")
-    out += ["", "Commands: `" + COMMANDS["ecp5"].format(k="K", i="I") + "` (K = 256, 1024; I = 1, 2, 3); "
-            "Fmax from nextpnr's timing report at the default 200 MHz constraint, placer seed 1."]
+    out += ["", "Commands: " + "; ".join(
+        "`" + COMMANDS["ecp5"].format(k=k, i="I", o=options_text(ECP5_OPTIONS[k])) + "`" for k in ECP5[1])
+        + " (I = 1, 2, 3); Fmax from nextpnr's timing report at the default 200 MHz constraint (the median "
+        "of three placement seeds when the first run took under 300 s, else seed 1's)."]
+    out += _share_section(data)
     out += ["", "### Distance to the bound", ""]
     out.append("A Montgomery product of s_a × s_b digits needs 2·s_a·s_b + s_a digit products (s_a·s_b for "
                "A·B, as many for Q·M, s_a quotient digits; (2s² + s) when s_a = s_b = s), so P digit "

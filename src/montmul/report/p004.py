@@ -50,6 +50,10 @@ LABEL = {"systolic": "systolic", "systolic_mux": "multiplexed"}
 WIDTH = 1024
 WORD_WIDTHS = (16, 32)
 XILINX_OPTIONS = {"family": "xc5v"}
+#: ECP5 flow options of the 1024-bit runs: place and route of the systolic
+#: core did not finish in 4,000 s once, so the job gets two hours, and one
+#: placement seed (a run this long would keep one seed anyway: short_s)
+ECP5_OPTIONS = {"budget_s": 7200, "seeds": 1}
 #: MULT18X18D blocks of the ECP5 device the flow places on (LFE5U-85F,
 #: synth.DEFAULTS["ecp5"]["device"] = "85k"; Lattice DS1044 table 1-1).
 ECP5_85K_MULT18 = 156
@@ -84,7 +88,7 @@ def jobs(width: int = WIDTH) -> tuple[list[synth.Job], list[dict]]:
                                           f"{w}x{w} products need up to {need} MULT18X18D "
                                           f"(4 per product), the LFE5U-85F has {ECP5_85K_MULT18}"})
             else:
-                js.append(synth.Job(c, width, "ecp5", params={"WordWidth": w}))
+                js.append(synth.Job(c, width, "ecp5", params={"WordWidth": w}, options=dict(ECP5_OPTIONS)))
     return js, skipped
 
 
@@ -324,7 +328,9 @@ def markdown(data: dict) -> str:
           f"Yosys `synth_xilinx -family xc5v -flatten` (Virtex-5, out of context, no place and route): "
           f"`montmul synth --core NAME --width {k} --target xilinx --option family=xc5v --param WordWidth=W`. "
           "ECP5 (LFE5U-85F) after nextpnr place and route, clock constraint "
-          f"200 MHz: `montmul synth --core NAME --width {k} --target ecp5 --param WordWidth=W`. "
+          f"200 MHz: `montmul synth --core NAME --width {k} --target ecp5 --param WordWidth=W "
+          + " ".join(f"--option {o}={v}" for o, v in ECP5_OPTIONS.items())
+          + "` (a two-hour budget per job; one placement seed, the Fmax of seed 1). "
           "DSP48E counted from Yosys' cell list (every DSP48* cell). "
           "ECP5 LUT = LUT4 + 2 × CCU2C (slice LUT sites).",
           ""]

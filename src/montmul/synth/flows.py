@@ -58,6 +58,7 @@ DEFAULTS: dict[str, dict[str, object]] = {
         "budget_s": 3600,         # time budget of the whole job (Yosys + nextpnr); past it: a "timed out" result
         "placer": "heap",         # nextpnr --placer (heap, sa)
         "router": "router1",      # nextpnr --router (router1, router2)
+        "share": 1,               # 0: synth_ecp5 without its `share` pass (ecp5_synth; SAT-based sharing of multipliers)
     },
     "asic": {
         "liberty": ".tools/osu018/osu018_stdcells.lib",  # relative to the checkout (montmul.resources.liberty)
@@ -262,6 +263,53 @@ ECP5_DEVICES = {
 _NO_FIT = re.compile(r"^.*(?:but only \d+ (?:are )?available|Unable to place cell|unable to place cell).*$", re.M)
 
 
+#: synth_ecp5's `coarse` step (Yosys 0.70, `help synth_lattice`, ECP5
+#: family, DSPs allowed), spelled out so that `share` can be left out.
+ECP5_COARSE = (
+    "proc -latches error",
+    "check",
+    "flatten",
+    "tribuf -logic",
+    "deminout",
+    "opt_expr",
+    "check",
+    "opt_clean",
+    "opt -nodffe -nosdff",
+    "fsm",
+    "opt",
+    "wreduce",
+    "peepopt",
+    "opt_clean",
+    "share",
+    "techmap -map +/cmp2lut.v -D LUT_WIDTH=4",
+    "opt_expr",
+    "opt_clean",
+    "techmap -map +/mul2dsp.v -map +/lattice/dsp_map_18x18.v -D DSP_A_MAXWIDTH=18 -D DSP_B_MAXWIDTH=18 "
+    "-D DSP_A_MINWIDTH=2 -D DSP_B_MINWIDTH=2 -D DSP_NAME=$__MUL18X18",
+    "chtype -set $mul t:$__soft_mul",
+    "alumacc",
+    "opt",
+    "memory -nomap",
+    "opt_clean",
+)
+
+
+def ecp5_synth(top: str, opts: dict, flatten: bool = True, end: str = "check", spell: bool = False) -> str:
+    """The Yosys commands of synth_ecp5 up to (not including) the label
+    ``end``.  With the flow option ``share`` = 0 (or ``spell``) the coarse
+    step is spelled out (:data:`ECP5_COARSE`), without `share` when the option
+    is 0: on a core with many multipliers behind operand multiplexers share's
+    SAT search on their activation patterns can run for hours (docs/dsp.md)."""
+    nf = "" if flatten else " -noflatten"
+    share = int(opts.get("share", 1))
+    if share not in (0, 1):
+        raise ValueError(f"ECP5 flow option share must be 0 or 1, not {opts.get('share')!r}")
+    if share and not spell:
+        return f"synth_ecp5 -top {top}{nf} -run :{end}"
+    steps = [s for s in ECP5_COARSE if (flatten or s != "flatten") and (share or s != "share")]
+    return "\n".join([f"synth_ecp5 -top {top}{nf} -run :coarse", *steps, f"synth_ecp5 -top {top}{nf} -run map_ram:{end}"])
+
+
 def _no_fit(name: str, counts: dict[str, int], dev: dict, why: str = "") -> str:
     return (f"does not fit {name}: {counts['luts']} LUTs / {counts['ff']} FFs / {counts['dsp']} DSPs / "
             f"{counts['bram']} BRAMs needed, {dev['luts']} / {dev['ff']} / {dev['dsp']} / {dev['bram']} available"
@@ -290,7 +338,7 @@ def run_ecp5(core: Core, hdl: dict[str, int], opts: dict, cwd: Path) -> dict:
 
     seconds: dict[str, float] = {}
     try:
-        seconds["yosys"] = _yosys(fill("ecp5.ys.in", READ=read_block(core, hdl, cwd), TOP=core.top), cwd,
+        seconds["yosys"] = _yosys(fill("ecp5.ys.in", READ=read_block(core, hdl, cwd), SYNTH=ecp5_synth(core.top, opts)), cwd,
                                   timeout=max(1.0, left()))
     except ToolTimeout:
         return timed_out("Yosys", {})
@@ -314,7 +362,7 @@ def run_ecp5(core: Core, hdl: dict[str, int], opts: dict, cwd: Path) -> dict:
     }
     try:
         instances, seconds["yosys_hier"] = run_hier(
-            core, hdl, f"synth_ecp5 -top {core.top} -noflatten -run :check", ecp5_counts, cwd, timeout=max(1.0, left()))
+            core, hdl, ecp5_synth(core.top, opts, flatten=False), ecp5_counts, cwd, timeout=max(1.0, left()))
     except ToolTimeout:
         return timed_out("Yosys (per-instance run)", out)
     out["instances"] = instances
