@@ -208,7 +208,7 @@ def build(workers: int | None = None, cached_only: bool = False) -> dict:
         "fmax_for_table3": fmax,
         "settings": {"t2_width": T2_WIDTH, "t3_width": T3_WIDTH, "word": T3_WORD,
                      "yosys": next((r["tools"].get("yosys") for r in res if "tools" in r), None),
-                     "nextpnr": next((r["tools"].get("nextpnr") for r in t2e if "tools" in r), None)},
+                     "nextpnr": next((r["tools"].get("nextpnr-ecp5") for r in t2e if "tools" in r), None)},
     }
 
 
