@@ -45,7 +45,7 @@ def test_every_target_has_a_description():
         assert "\n    description: " in block, f"target {name} has no description"
 
 
-LINT = [(t, w) for t in ("lint_r2_basic", "lint_scs_new_ct", "lint_modexp_axil")
+LINT = [(t, w) for t in ("lint_r2_basic", "lint_scs_new_ct", "lint_modexp_axil", "lint_modexp_crt")
         for w in (cores.WIDTH.lo, cores.WIDTH.hi)]
 
 

@@ -30,7 +30,7 @@ import sys
 from pathlib import Path
 
 from . import cores, resources
-from .engine import CORE_WRAPPER, DEFAULT_CORE, ENGINE_RTL, core_wrapper, engine_model, r2_mod
+from .engine import CORE_WRAPPER, CRT_RTL, DEFAULT_CORE, ENGINE_RTL, core_wrapper, engine_model, r2_mod
 
 CORE_FILE = "montmul.core"
 VLNV = "montmul:montmul:cores:0.1.0"
@@ -86,7 +86,7 @@ def core_file() -> str:
         "# (src/montmul/cores.py); do not edit.  docs/integration.md.",
         f"name: {VLNV}",
         "description: " + _q("Verified, parameterizable Montgomery modular multiplier cores, the exponentiation "
-                             "engine mm_modexp and its AXI4-Lite wrapper"),
+                             "engine mm_modexp, the RSA-CRT engine mm_modexp_crt and the AXI4-Lite wrapper"),
         "",
         "filesets:",
         "  waivers:",
@@ -96,6 +96,7 @@ def core_file() -> str:
         lines += [f"  rtl_{c.name}:", *_fileset(f"rtl/{f}" for f in c.rtl)]
         lines += [f"  wrapper_{c.name}:", *_fileset([_wrapper_path(c.name)], header=False)]
     lines += ["  modexp:", *_fileset([f"rtl/{ENGINE_RTL}"])]
+    lines += ["  modexp_crt:", *_fileset([f"rtl/{CRT_RTL}"])]
     lines += ["  modexp_default_core:", *_fileset([f"rtl/modexp/{CORE_WRAPPER}.sv"], header=False)]
     lines += ["  bus:", *_fileset(BUS_RTL, header=False)]
     lines += ["  smoke_tb:", *_fileset([SMOKE_TB], header=False)]
@@ -152,6 +153,13 @@ def core_file() -> str:
         f"    filesets: [waivers, rtl_{ref.name}, modexp_default_core, modexp]",
         "    default_tool: verilator",
         "    toplevel: mm_modexp",
+        "    parameters: [Width=64]",
+        *lint_opts,
+        "  lint_modexp_crt:",
+        "    description: " + _q(f"Verilator -Wall lint of the RSA-CRT engine mm_modexp_crt on {DEFAULT_CORE}"),
+        f"    filesets: [waivers, rtl_{ref.name}, modexp_default_core, modexp_crt]",
+        "    default_tool: verilator",
+        "    toplevel: mm_modexp_crt",
         "    parameters: [Width=64]",
         *lint_opts,
         "  lint_modexp_axil:",
