@@ -65,61 +65,51 @@ else:
 
     EQUIV = [(20, 4), (33, 5), (65, 32), (100, 8), (257, 64)]
 
-    @pytest.mark.parametrize("width,seg", EQUIV, ids=[f"w{w}-s{s}" for w, s in EQUIV])
-    def test_mm_seg_add_equivalent(width, seg):
-        """A proof, not samples: Yosys's SAT solver shows the segmented adder
-        equal to `a + b + ci` for every input (miter of the two netlists,
-        `sat -verify -prove trigger 0`)."""
+    def _equiv(name: str, width: int, seg: int, other: str, other_top: str):
+        """Yosys miter of mm_seg_add (Width, SegWidth) against the module
+        ``other_top`` (source ``other``), proved by `sat -prove-asserts`:
+        (return code, log text, build folder)."""
         import subprocess
 
         from montmul.synth import tools
 
-        bdir = resources.build_root() / "sim" / "mm_seg_add" / f"equiv_w{width}_s{seg}"
+        bdir = resources.build_root() / "sim" / "mm_seg_add" / name
         bdir.mkdir(parents=True, exist_ok=True)
-        (bdir / "ref.sv").write_text(
-            f"module ref_add (input logic [{width - 1}:0] a_i, b_i, input logic ci_i,\n"
-            f"                output logic [{width - 1}:0] s_o, output logic co_o);\n"
-            f"  assign {{co_o, s_o}} = a_i + b_i + ci_i;\nendmodule\n")
+        (bdir / "other.sv").write_text(other)
         common = resources.rtl_dir() / "common"
         # YoWASP Yosys sees the working directory only: copy the RTL next to the script.
         (bdir / "mm_seg_add.sv").write_text((common / "mm_seg_add.sv").read_text())
         (bdir / "mm_macros.svh").write_text((common / "mm_macros.svh").read_text())
         (bdir / "equiv.ys").write_text(
-            "read_verilog -sv -I. mm_seg_add.sv ref.sv\n"
+            "read_verilog -sv -I. mm_seg_add.sv other.sv\n"
             f"chparam -set Width {width} -set SegWidth {seg} mm_seg_add\n"
             "hierarchy -check\nproc\nflatten\nopt_clean\n"
-            "miter -equiv -flatten -make_assert mm_seg_add ref_add miter\n"
+            f"miter -equiv -flatten -make_assert mm_seg_add {other_top} miter\n"
             "hierarchy -top miter\nsat -verify -prove-asserts -set-init-zero -show-ports miter\n")
         r = subprocess.run([tools.find("yosys"), "-q", "-l", "equiv.log", "equiv.ys"], cwd=bdir,
                            capture_output=True, text=True, timeout=600)
         log = (bdir / "equiv.log").read_text() if (bdir / "equiv.log").is_file() else r.stdout + r.stderr
-        assert r.returncode == 0 and "SAT proof finished - no model found: SUCCESS!" in log, \
+        return r.returncode, log, bdir
+
+    @pytest.mark.parametrize("width,seg", EQUIV, ids=[f"w{w}-s{s}" for w, s in EQUIV])
+    def test_mm_seg_add_equivalent(width, seg):
+        """A proof, not samples: Yosys's SAT solver shows the segmented adder
+        equal to `a + b + ci` for every input (miter of the two netlists)."""
+        ref = (f"module ref_add (input logic [{width - 1}:0] a_i, b_i, input logic ci_i,\n"
+               f"                output logic [{width - 1}:0] s_o, output logic co_o);\n"
+               f"  assign {{co_o, s_o}} = a_i + b_i + ci_i;\nendmodule\n")
+        rc, log, bdir = _equiv(f"equiv_w{width}_s{seg}", width, seg, ref, "ref_add")
+        assert rc == 0 and "SAT proof finished - no model found: SUCCESS!" in log, \
             f"not equivalent or Yosys failed, see {bdir / 'equiv.log'}"
 
-    def test_mm_seg_add_equivalence_can_fail(tmp_path, monkeypatch):
-        """The equivalence check above fails on a wrong adder (the carry into
-        the second segment dropped), so its SUCCESS means something."""
-        import subprocess
-
-        from montmul.synth import tools
-
-        bdir = resources.build_root() / "sim" / "mm_seg_add" / "equiv_broken"
-        bdir.mkdir(parents=True, exist_ok=True)
-        src = (resources.rtl_dir() / "common" / "mm_seg_add.sv").read_text()
-        (bdir / "mm_seg_add.sv").write_text(src.replace("module mm_seg_add", "module mm_seg_add_ok"))
-        (bdir / "bad.sv").write_text(
-            "module bad_add (input logic [7:0] a_i, b_i, input logic ci_i, output logic [7:0] s_o,\n"
-            "                output logic co_o);\n"
-            "  logic [4:0] lo; logic [4:0] hi;\n"
-            "  assign lo = a_i[3:0] + b_i[3:0] + ci_i;\n"
-            "  assign hi = a_i[7:4] + b_i[7:4];  // the carry out of the low half is lost\n"
-            "  assign s_o = {hi[3:0], lo[3:0]}; assign co_o = hi[4];\nendmodule\n")
-        (bdir / "mm_macros.svh").write_text((resources.rtl_dir() / "common" / "mm_macros.svh").read_text())
-        (bdir / "equiv.ys").write_text(
-            "read_verilog -sv -I. mm_seg_add.sv bad.sv\nchparam -set Width 8 -set SegWidth 4 mm_seg_add_ok\n"
-            "hierarchy -check\nproc\nflatten\nopt_clean\n"
-            "miter -equiv -flatten -make_assert mm_seg_add_ok bad_add miter\n"
-            "hierarchy -top miter\nsat -verify -prove-asserts -set-init-zero miter\n")
-        r = subprocess.run([tools.find("yosys"), "-q", "-l", "equiv.log", "equiv.ys"], cwd=bdir,
-                           capture_output=True, text=True, timeout=600)
-        assert r.returncode != 0 and "SUCCESS" not in (bdir / "equiv.log").read_text()
+    def test_mm_seg_add_equivalence_can_fail():
+        """The same check fails against a wrong adder (the carry into the
+        second segment dropped), so its SUCCESS means something."""
+        bad = ("module bad_add (input logic [7:0] a_i, b_i, input logic ci_i, output logic [7:0] s_o,\n"
+               "                output logic co_o);\n"
+               "  logic [4:0] lo; logic [4:0] hi;\n"
+               "  assign lo = a_i[3:0] + b_i[3:0] + ci_i;\n"
+               "  assign hi = a_i[7:4] + b_i[7:4];  // the carry out of the low half is lost\n"
+               "  assign s_o = {hi[3:0], lo[3:0]}; assign co_o = hi[4];\nendmodule\n")
+        rc, log, _ = _equiv("equiv_broken", 8, 4, bad, "bad_add")
+        assert rc != 0 and "SUCCESS" not in log
