@@ -26,8 +26,8 @@
 // into [0, N).
 //
 // Latency: each core product costs its latency L_i + 2 (the core's accepting
-// edge and the edge that takes its response), each of the two reductions one
-// cycle: L = sum(L_i + 2) + 2.  A rejected request is answered at the
+// edge and the edge that takes its response), each of the two reductions
+// three cycles: L = sum(L_i + 2) + 6.  A rejected request is answered at the
 // accepting edge (L = 0).  In mode 1 the sequence of products depends on
 // exp_len only, so on a constant-time core the latency does too.
 `include "mm_macros.svh"
@@ -64,7 +64,9 @@ module mm_modexp #(
     StIdle,    // ready for a request
     StMul,     // present a product to the core
     StWait,    // wait for the core's response, take it
-    StReduce,  // one conditional subtraction of N
+    StRed1,    // reduction step 1: segment carries and check flags to registers
+    StRed2,    // reduction step 2: y - N (to x, exit only), y >= N and the check
+    StRed3,    // reduction step 3: act on them
     StDone     // hold the response
   } state_e;
 
@@ -161,45 +163,129 @@ module mm_modexp #(
   logic              ebit;                // exponent bit idx_q (ebit_q)
   logic              ebit_q, ebit_d;
   logic              ebit_next;           // exponent bit idx_q - 1
-  logic [Width:0]    diff;                // y - N, when y >= N
-  logic              y_ge_n;              // the carry out of y + ~N + 1
-  logic [Width:0]    red;                 // y mod N, for y in [0, 2N)
   logic              last_bit;
 
-  // The final reduction y - N in one cycle: a segmented adder with short
-  // segments (RedSegWidth), so its path is one short carry chain, a
-  // log-depth prefix and a multiplexer at any Width - below the core's own
-  // critical path, so the engine keeps the core's clock.
-  localparam int RedSegWidth = 32;
-  mm_seg_add #(
-    .Width   (Width + 1),
-    .SegWidth(RedSegWidth)
-  ) u_reduce (
-    .a_i (y_q),
-    .b_i (~{1'b0, n_q}),
-    .ci_i(1'b1),
-    .s_o (diff),
-    .co_o(y_ge_n)
-  );
+  // Exponent-bit selection, off the critical path: nidx_q = idx_q - 1 is a
+  // register (no decrement on the path), and e_q[nidx_q] is a two-level
+  // multiplexer with a register between the levels: epart_q[g] = bit
+  // nidx_q mod EGrp of group g of the exponent, loaded every cycle, and
+  // ebit_next = epart_q[nidx_q / EGrp].  The index changes only at the edge
+  // that ends an exponent bit, and the next such edge is at least two edges
+  // later (a product takes StMul and StWait), so epart_q has caught up by then.
+  localparam int EGrpBits = (IdxW < 4) ? IdxW : 4;
+  localparam int EGrp     = 1 << EGrpBits;
+  localparam int NumEGrp  = (Width + EGrp - 1) / EGrp;
+  logic [IdxW-1:0]         nidx_q, nidx_d;
+  logic [NumEGrp*EGrp-1:0] e_pad;
+  logic [NumEGrp-1:0]      epart_q, epart_d;
+  assign e_pad = {{(NumEGrp*EGrp-Width){1'b0}}, e_q};
+  always_comb begin
+    for (int g = 0; g < NumEGrp; g++) begin
+      epart_d[g] = e_pad[g*EGrp + int'(nidx_q[EGrpBits-1:0])];
+    end
+  end
+  if (NumEGrp > 1) begin : gen_egrp
+    localparam int HiW = $clog2(NumEGrp);
+    // HiW <= IdxW - EGrpBits, since Width <= 2^IdxW.
+    logic [HiW-1:0] nidx_hi;
+    assign nidx_hi   = nidx_q[EGrpBits+:HiW];
+    assign ebit_next = epart_q[nidx_hi];
+  end else begin : gen_egrp_one
+    assign ebit_next = epart_q[0];
+  end
 
+  // The two reductions, in three cycles so that neither is on the critical
+  // path at any Width (no wide carry chain, no wide comparison, no wide
+  // fan-out of a slow signal):
+  //   StRed1: for each RedSegWidth-bit segment j of y - N = y + ~N + 1, the
+  //           carry out with carry-in 0 (red_gen_q) and 1 (red_tra_q); for the
+  //           R^2 check, whether segment j of y equals that of 1 (chk1_q) and
+  //           of N + 1 (chkn_q).  Short chains and small AND trees into
+  //           registers, loaded every cycle.
+  //   StRed2: the segment carries from red_gen_q/red_tra_q by a parallel
+  //           prefix; y - N (each segment's sum with its carry-in) into x_q
+  //           (exit only: x is dead then), y >= N into red_ge_q, and the
+  //           check's AND of the segment flags into chk_q.
+  //   StRed3: y = red_ge_q ? x_q : y_q (exit), or err / continue (check).
   // The R^2 check: y mod N = 1 exactly when y = 1 or y = N + 1 (y < 2N).
   // y = N + 1 is tested without a carry chain: with k = N ^ 1 ^ y (the
   // carries the sum N + 1 would need to give y), N + 1 = y exactly when k_0 = 0
   // and every k_(i+1) is the carry out of bit i, maj(N_i, 1_i, k_i).
-  logic [Width:0]    chk_k, chk_maj;
-  logic              chk_ok;
-  assign chk_k   = {1'b0, n_q} ^ One ^ y_q;
-  assign chk_maj = ({1'b0, n_q} & One) | ({1'b0, n_q} & chk_k) | (One & chk_k);
-  assign chk_ok  = (y_q == One)
-                 | (~chk_k[0] & (chk_k[Width:1] == chk_maj[Width-1:0]) & ~chk_maj[Width]);
+  localparam int RedSegWidth = 32;
+  localparam int RedW        = Width + 1;
+  localparam int NumRed      = (RedW + RedSegWidth - 1) / RedSegWidth;
 
-  // The next exponent bit, from registers only (the index decrements).
-  assign ebit_next = e_q[idx_q - 1'b1];
+  logic [Width:0]    red_b;               // ~N, Width + 1 bits
+  logic [Width:0]    red_sum0, red_sum1;  // per segment: y + ~N, y + ~N + 1
+  logic [NumRed-1:0] red_gen, red_tra;    // their carries out
+  logic [NumRed-1:0] red_gen_q, red_tra_q;
+  logic [NumRed:0]   red_c;               // carry into segment j (from the registers)
+  logic [Width:0]    red_diff;            // y - N, valid in StRed2
+  logic              red_ge_q, red_ge_d;  // y >= N
+  logic [Width:0]    chk_k, chk_maj;
+  logic [Width:0]    chk1_bit, chkn_bit;  // per bit: y agrees with 1 / with N + 1
+  logic [NumRed-1:0] chk1_seg, chkn_seg, chk1_q, chkn_q;
+  logic              chk_q, chk_d;        // y mod N = 1, valid in StRed3
+
+  assign red_b    = ~{1'b0, n_q};
+  assign chk_k    = {1'b0, n_q} ^ One ^ y_q;
+  assign chk_maj  = ({1'b0, n_q} & One) | ({1'b0, n_q} & chk_k) | (One & chk_k);
+  assign chk1_bit = ~(y_q ^ One);
+  assign chkn_bit = {~chk_maj[Width] & ~(chk_k[Width] ^ chk_maj[Width-1]),
+                     ~(chk_k[Width-1:1] ^ chk_maj[Width-2:0]),
+                     ~chk_k[0]};
+
+  for (genvar j = 0; j < NumRed; j++) begin : gen_red
+    localparam int Lo = j * RedSegWidth;
+    localparam int W  = (RedW - Lo < RedSegWidth) ? RedW - Lo : RedSegWidth;
+    logic [W-1:0] a_seg, b_seg;
+    logic         unused_lsb;
+    assign a_seg = y_q[Lo+:W];
+    assign b_seg = red_b[Lo+:W];
+    assign {red_gen[j], red_sum0[Lo+:W]} = {1'b0, a_seg} + {1'b0, b_seg};
+    // a + b + 1 as one W+1-bit addition (1 + 1 in the extra low bit carries
+    // the 1 in), so the tools map it to one carry chain, not two.
+    assign {red_tra[j], red_sum1[Lo+:W], unused_lsb} = {1'b0, a_seg, 1'b1} + {1'b0, b_seg, 1'b1};
+    assign red_diff[Lo+:W] = red_c[j] ? red_sum1[Lo+:W] : red_sum0[Lo+:W];
+    assign chk1_seg[j] = &chk1_bit[Lo+:W];
+    assign chkn_seg[j] = &chkn_bit[Lo+:W];
+  end
+
+  // Segment carries with carry-in 1, a Kogge-Stone prefix over the registered
+  // (generate, transmit) pairs: log2(NumRed) levels of AND-OR.
+  localparam int RedLevels = $clog2(NumRed);
+  function automatic logic [NumRed:0] red_carries(input logic [NumRed-1:0] gen_in,
+                                                  input logic [NumRed-1:0] tra_in);
+    logic [NumRed-1:0] g, t, g_nxt, t_nxt;
+    logic [NumRed:0]   c;
+    g = gen_in;
+    t = tra_in;
+    for (int l = 0; l < RedLevels; l++) begin
+      g_nxt = g;
+      t_nxt = t;
+      for (int j = 0; j < NumRed; j++) begin
+        if (j >= (1 << l)) begin
+          g_nxt[j] = g[j] | (t[j] & g[j-(1<<l)]);
+          t_nxt[j] = t[j] & t[j-(1<<l)];
+        end
+      end
+      g = g_nxt;
+      t = t_nxt;
+    end
+    c[0] = 1'b1;
+    for (int j = 1; j <= NumRed; j++) begin
+      c[j] = g[j-1] | t[j-1];
+    end
+    red_carries = c;
+  endfunction
+
+  assign red_c    = red_carries(red_gen_q, red_tra_q);
+  assign red_ge_d = red_c[NumRed];
+  assign chk_d    = (&chk1_q) | (&chkn_q);
 
   always_comb begin
     ebit     = ebit_q;
     last_bit = (idx_q == '0);
-    red      = y_ge_n ? diff : y_q;
 
     // Operands of the current product.
     op_a = x_q;
@@ -257,6 +343,7 @@ module mm_modexp #(
     y_d      = y_q;
     err_d    = err_q;
     ebit_d   = ebit_q;
+    nidx_d   = nidx_q;
     unique case (state_q)
       StIdle: begin
         if (in_valid_i) begin
@@ -267,6 +354,7 @@ module mm_modexp #(
           ladder_d = ladder_i;
           // exp_len_i is in [1, Width] unless rejected: t-1 fits IdxW bits.
           idx_d    = IdxW'(exp_len_i - 1'b1);
+          nidx_d   = IdxW'(exp_len_i - 2'd2);
           ebit_d   = exp_i[IdxW'(exp_len_i - 1'b1)];
           phase_d  = PhOne;
           sub_d    = 1'b0;
@@ -301,7 +389,7 @@ module mm_modexp #(
               end
               PhChk: begin
                 y_d     = core_s;
-                state_d = StReduce;
+                state_d = StRed1;
               end
               PhBase: begin
                 y_d     = core_s;
@@ -332,14 +420,15 @@ module mm_modexp #(
                   if (last_bit) begin
                     phase_d = PhExit;
                   end else begin
-                    idx_d  = idx_q - 1'b1;
+                    idx_d  = nidx_q;
+                    nidx_d = nidx_q - 1'b1;
                     ebit_d = ebit_next;
                   end
                 end
               end
               PhExit: begin
                 y_d     = core_s;
-                state_d = StReduce;
+                state_d = StRed1;
               end
               default: begin
                 err_d   = 1'b1;
@@ -350,10 +439,19 @@ module mm_modexp #(
           end
         end
       end
-      StReduce: begin
+      StRed1: begin
+        state_d = StRed2;
+      end
+      StRed2: begin
+        if (phase_q == PhExit) begin
+          x_d = red_diff;  // x is dead after the exit product
+        end
+        state_d = StRed3;
+      end
+      StRed3: begin
         if (phase_q == PhChk) begin
           // R2 * R^-2 = 1 mod N exactly when R2 = R^2 mod N (R2 < N).
-          if (!chk_ok) begin
+          if (!chk_q) begin
             err_d   = 1'b1;
             y_d     = '0;
             state_d = StDone;
@@ -362,7 +460,7 @@ module mm_modexp #(
             state_d = StMul;
           end
         end else begin
-          y_d     = red;
+          y_d     = red_ge_q ? x_q : y_q;
           state_d = StDone;
         end
       end
@@ -390,6 +488,7 @@ module mm_modexp #(
       y_q      <= '0;
       err_q    <= 1'b0;
       ebit_q   <= 1'b0;
+      nidx_q   <= '0;
     end else begin
       state_q  <= state_d;
       phase_q  <= phase_d;
@@ -404,6 +503,29 @@ module mm_modexp #(
       y_q      <= y_d;
       err_q    <= err_d;
       ebit_q   <= ebit_d;
+      nidx_q   <= nidx_d;
+    end
+  end
+
+  // Pipeline registers of the exponent-bit selection and the reductions:
+  // loaded every cycle, no reset needed for function (reset for clean traces).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      epart_q   <= '0;
+      red_gen_q <= '0;
+      red_tra_q <= '0;
+      red_ge_q  <= 1'b0;
+      chk1_q    <= '0;
+      chkn_q    <= '0;
+      chk_q     <= 1'b0;
+    end else begin
+      epart_q   <= epart_d;
+      red_gen_q <= red_gen;
+      red_tra_q <= red_tra;
+      red_ge_q  <= red_ge_d;
+      chk1_q    <= chk1_seg;
+      chkn_q    <= chkn_seg;
+      chk_q     <= chk_d;
     end
   end
 

@@ -419,7 +419,7 @@ def markdown(data: dict) -> str:
           "(`docs/security.md`): the default of `montmul rsa sign/decrypt`. The paper's 33 % comes from running the "
           "ladder's two independent products in parallel on two multipliers (one product time per bit, "
           "k against about 1.5 k); the last column computes that from the engine's product cost "
-          "((3 + bits + 1)(L + 2) + 2 cycles, as the engine counts set-up, final product and reductions) — "
+          f"((3 + bits + 1)(L + {engine.MUL_OVERHEAD}) + {2 * engine.REDUCE_CYCLES} cycles, as the engine counts set-up, final product and reductions) — "
           "it needs a second core (twice the area), which the engine does not have.",
           ""]
     if data["skipped"]:
