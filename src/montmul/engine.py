@@ -41,7 +41,8 @@ MUL_OVERHEAD = 2
 #: Engine cycles per reduction (one conditional subtraction of N); there are
 #: two: the R^2 check and the final reduction.  Three, so that neither is on
 #: the clock's critical path: segment carries and check flags to registers,
-#: then the prefix and y - N, then the selection (rtl/modexp/mm_modexp.sv).
+#: then the prefix over the segments to registers, then y - N and the
+#: selection (rtl/modexp/mm_modexp.sv).
 REDUCE_CYCLES = 3
 
 
