@@ -47,5 +47,6 @@ def test_build_and_markdown(monkeypatch):
     # the share=0 measurement: the 256-bit I = 1 row (job 6) against the share=0 build (job 12)
     assert data["share_check"]["share"]["dsp"] == 46 and data["share_check"]["no_share"]["dsp"] == 52
     assert "| 0 | – | 1012 | 512 | 52 | 62.0 | 12 |" in md and "Without `share`: +6 MULT18X18D, +6 LUTs" in md
-    assert "--target ecp5 --param Interleave=I --option share=0 --option budget_s=7200`" in md
+    assert ("--target ecp5 --param Interleave=I --option share=0 --option budget_s=7200 --option router=router2"
+            " --option seeds=1`") in md
     assert "| 1024 | 700 |" not in md and "| 1024 | Zynq US+ xczu7ev-2 | 15 | 2653 | 700 | 667 | 953 |" in md
