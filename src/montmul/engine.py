@@ -23,7 +23,8 @@ Latency (the core's latency definition, ``docs/interface.md``): each core
 multiplication costs its own latency L_i plus :data:`MUL_OVERHEAD` cycles (the
 edge at which the core accepts, and the edge at which the engine takes the
 core's response), and each of the two reductions (R^2 check and final)
-:data:`REDUCE_CYCLES` cycles: ``cycles = sum(L_i + 2) + 6``.
+:data:`REDUCE_CYCLES` cycles: ``cycles = sum(L_i + MUL_OVERHEAD) + 2 * REDUCE_CYCLES``
+(= sum(L_i + 2) + 6).
 """
 
 from __future__ import annotations
