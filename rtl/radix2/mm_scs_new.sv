@@ -4,8 +4,12 @@
 // of paper 000 (Fig. 10/11), with the corrections of docs/radix2.md.
 //
 // One row of configurable full adders (mm_cfa_row) does everything:
-//   precompute  (SS, SC) = (B^, N^), B^ = 8B, N^ = N + 1; 2H_CSA until
-//               SC = 0 (Zero_D); D^ = SS.
+//   precompute  (SS, SC) = (B^ + 2, N - 1), B^ = 8B: a carry-save form of
+//               D^ = B^ + N^, N^ = N + 1, that needs no adder on the request
+//               (B^'s low bits are zero, N is odd); 2H_CSA until SC = 0
+//               (Zero_D); D^ = SS.  N^ itself is formed from the registered
+//               N in the first precompute cycle (it is first read in the
+//               loop), so no input port sees an adder in the accepting cycle.
 //   loop        i = -1 .. k+4: (SS, SC) = 1F_CSA(SS, SC, x) / 2 with x from
 //               SM3 by (A^, q^); the skip detector (mm_skip_d) computes
 //               q_(i+1), q_(i+2), skip_(i+1) from three low bits, and a skip
@@ -124,7 +128,8 @@ module mm_scs_new #(
   logic [W-1:0]    c_q, c_d;      // row carry output (weight 2^(j+1))
   logic [W-1:0]    bh_q, bh_d;    // B^ = 8B
   logic [W-1:0]    dh_q, dh_d;    // D^ = B^ + N^
-  logic [Width:0]  nh_q, nh_d;    // N^ = N + 1
+  logic [Width:0]  nh_q, nh_d;    // N at the accepting edge, N^ = N + 1 from
+                                  // the first precompute cycle on (see nh_d)
   logic [Width:0]  a_q, a_d;      // A, shifted by all but the pending shift (sh_q)
   logic [PosW-1:0] pos_q, pos_d;  // i + 1, as the state of an LFSR (see below)
   logic            qh_q, qh_d;    // q^
@@ -241,14 +246,13 @@ module mm_scs_new #(
   assign near_end = (pos_q == PosLastM1);  // a skip here ends the loop
   assign pos_p1 = {pos_q[PosW-2:0], ~^(pos_q & TapM)};
   assign pos_p2 = {pos_p1[PosW-2:0], ~^(pos_p1 & TapM)};
-  // N + 1 through the segmented adder, in 32-bit segments: no long carry
-  // chain, and a short path (one 32-bit increment, a log-depth prefix) when
-  // n_i comes from a register, as in the exponentiation engine.
+  // N^ = N + 1 from the registered N (nh_q), through the segmented adder in
+  // 32-bit segments: no long carry chain, register to register.
   mm_seg_add #(
     .Width   (Width + 1),
     .SegWidth(32)
   ) u_n_plus1 (
-    .a_i ({1'b0, n_i}),
+    .a_i (nh_q),
     .b_i ({(Width + 1){1'b0}}),
     .ci_i(1'b1),
     .s_o (n_plus1),
@@ -268,11 +272,13 @@ module mm_scs_new #(
     qh_d  = qh_q;
     ah_d  = ah_q;
     if (accept) begin
-      // (SS, SC) = (B^, N^) is already a carry-save form of D^.
+      // (SS, SC) = (B^ + 2, N - 1) is a carry-save form of D^ = B^ + N + 1
+      // without an adder: B^ + 2 sets bit 1 of 8B, N - 1 clears bit 0 of
+      // the odd N (SC = c_q << 1 in the 2H view, so c_q = N >> 1).
       bh_d  = {{(W - Width - 4){1'b0}}, b_i, 3'b000};
-      nh_d  = n_plus1;
-      s_d   = {{(W - Width - 4){1'b0}}, b_i, 3'b000};
-      c_d   = {{(W - Width){1'b0}}, n_plus1[Width:1]};  // N^ is even
+      nh_d  = {1'b0, n_i};
+      s_d   = {{(W - Width - 4){1'b0}}, b_i, 3'b010};
+      c_d   = {{(W - Width + 1){1'b0}}, n_i[Width-1:1]};
       sh_d  = Sh2H;
       a_d   = a_i;
       qh_d  = 1'b0;
@@ -292,6 +298,12 @@ module mm_scs_new #(
           // register compare); otherwise pos stays 0, independent of Zero_D.
           pos_d = (ConstTime && !conv_done) ? pos_p1 : '0;
           dh_d  = ss_v;
+          // N -> N^ once, in the first precompute cycle (N is odd, N^ even;
+          // the loop, the first reader, starts two cycles later at the
+          // earliest: SC = N - 1 > 0 in the first cycle).
+          if (nh_q[0]) begin
+            nh_d = n_plus1;
+          end
           if (conv_done) begin
             sh_d = ShZero;
             ph_d = PhLoop;

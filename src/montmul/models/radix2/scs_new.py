@@ -28,9 +28,11 @@ def scs_new(a: int, b: int, n: int, k: int, *, skip: bool = True, const_time: bo
 
     Hardware phases (mm_scs_new):
 
-    * precompute: (SS, SC) = (B^, N^) with B^ = 8B and N^ = N + 1 is loaded
-      at the accepting edge; 2H_CSA until SC = 0, plus the detecting cycle;
-      then D^ = SS.
+    * precompute: (SS, SC) = (B^ + 2, N - 1) with B^ = 8B, a carry-save
+      form of D^ = B^ + N^, N^ = N + 1, that needs no adder on the request,
+      is loaded at the accepting edge; 2H_CSA until SC = 0, plus the
+      detecting cycle; then D^ = SS.  (N^ itself is formed from the
+      registered N during the precompute; the loop is its first reader.)
     * loop: i = -1 .. k+4 with skips; one cycle per executed iteration.  The
       quotient and skip signals come from the skip detector, eqs. (5), (7),
       (8) generalised to x_1 = q^ & N^_1, x_2 = q^ & N^_2 (they reduce to the
@@ -47,7 +49,7 @@ def scs_new(a: int, b: int, n: int, k: int, *, skip: bool = True, const_time: bo
     nh, bh = n + 1, b << 3
     if const_time:
         skip = False
-    dh, pre = until_zero(bh, nh, ha2, w)
+    dh, pre = until_zero(bh + 2, n - 1, ha2, w)
     nh1, nh2 = bit(nh, 1), bit(nh, 2)
     xs = (0, nh, bh, dh)
     ss = sc = 0
