@@ -7,7 +7,7 @@ PY      := $(VENV)/bin/python
 export PATH := $(CURDIR)/.tools/bin:$(CURDIR)/$(VENV)/bin:$(PATH)
 JOBS    ?= $(shell nproc)
 
-.PHONY: help setup demo test test-fast lint formal cycles report clean bench-rsa rsa-axil verify-volume coverage
+.PHONY: help setup demo test test-fast lint formal cycles report report-ecp5 clean bench-rsa rsa-axil verify-volume coverage
 
 help:  ## list the targets (this text)
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):[^#]*## /  make \1\t/' | expand -t 22
@@ -50,6 +50,9 @@ verify-volume: setup  ## volume harness, every core: 10^6 products at 64 bits, e
 
 coverage: setup  ## line and toggle coverage of every core's bench on Verilator at 64 bits (build/coverage/coverage.md)
 	$(PY) -m montmul.sim.coverage --jobs $(JOBS)
+
+report-ecp5: setup  ## every core on ECP5 at 256/1024/2048 bits + engine vs core: docs/results_ecp5.md, README's ECP5 block (synthesis cache only; RUN=1 runs what is missing: hours)
+	$(PY) -m montmul.report.ecp5 $(if $(RUN),,--cached) --out docs/results_ecp5.md --readme README.md
 
 clean:  ## delete build/ (simulator builds, synthesis cache: the next make report reruns synthesis)
 	rm -rf build .pytest_cache

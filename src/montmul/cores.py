@@ -20,7 +20,10 @@ Every entry answers the same questions, each by a field or a function of
 * how long it takes: ``latency_bound(k, p)`` (worst case, cycles),
   ``data_dependent``, ``in_flight(p)`` (multiplications it keeps in flight;
   responses come back in request order);
-* how it is tested: ``test_widths``, ``test_params``, ``test_random``.
+* how it is tested: ``test_widths``, ``test_params``, ``test_random``;
+* how its ECP5 runs are made: ``ecp5`` (flow options by width,
+  :meth:`Core.ecp5_options`), which the reports and benches share, so they
+  meet each other's cached results.
 """
 
 from __future__ import annotations
@@ -72,6 +75,15 @@ SHARED_PARAMS: dict[str, Param] = {"Width": WIDTH, "CheckRange": CHECK_RANGE}
 TEST_WIDTHS: Mapping[str, tuple[int, ...]] = {"icarus": (8, 64), "verilator": (64, 256)}
 
 
+#: ECP5 flow options (overrides of montmul.synth.flows.DEFAULTS["ecp5"]) by
+#: the smallest width they apply to (:meth:`Core.ecp5_options`).  From 1024
+#: bits: one placement seed (the flow keeps one anyway once a seed's nextpnr
+#: takes over short_s = 300 s) and nextpnr's router2, which routed the
+#: 1024-bit designs that router1 left congested or unfinished within the
+#: budget (docs/synthesis.md).
+ECP5_OPTIONS: Mapping[int, Mapping[str, object]] = {1024: {"seeds": 1, "router": "router2"}}
+
+
 def _one(p: Params) -> int:
     return 1
 
@@ -104,6 +116,8 @@ class Core:
     test_params: tuple[Params, ...] = ()
     #: random products per bench run: about test_random / k, in [8, 200]
     test_random: int = 4096
+    #: ECP5 flow options by the smallest width they apply to (ECP5_OPTIONS)
+    ecp5: Mapping[int, Mapping[str, object]] = field(default_factory=lambda: dict(ECP5_OPTIONS))
 
     # --- parameters --------------------------------------------------------
     @property
@@ -156,6 +170,13 @@ class Core:
         """The model's answer to one request, for the parameters ``params``."""
         p = self.hdl_params(width, **(params or {}))
         return self.model(a, b, n, width, **{kw: p[hdl] for hdl, kw in self.model_args.items()})
+
+    def ecp5_options(self, width: int) -> dict[str, object]:
+        """The ECP5 flow options of a ``width``-bit run (of the core, or of an
+        engine around it): the :attr:`ecp5` entry with the largest key not
+        above ``width``, empty below every key (the flow's defaults)."""
+        keys = [w for w in self.ecp5 if w <= width]
+        return dict(self.ecp5[max(keys)]) if keys else {}
 
     # --- files -------------------------------------------------------------
     def sources(self) -> list[Path]:
@@ -428,6 +449,9 @@ WORD_WIDTH = Param(16, systolic.WORD_WIDTH_MIN, systolic.WORD_WIDTH_MAX, "word w
 #: WordWidth 8 and 32 at each simulator's smallest width (Icarus k = 8: 2 and
 #: 1 words; Verilator k = 64: 9 words in three arithmetic cores, and 3).
 SYSTOLIC_TEST_WIDTHS = {"icarus": (8, 32), "verilator": (64,)}
+#: 1024-bit ECP5 runs of the systolic cores: place and route did not finish
+#: in 4,000 s once, so a job gets two hours; router1 routes them (7-14 min)
+SYSTOLIC_ECP5 = {1024: {"budget_s": 7200, "seeds": 1}}
 SYSTOLIC_TEST_PARAMS = ({"WordWidth": 8}, {"WordWidth": 32})
 
 
@@ -451,6 +475,7 @@ register(Core(
     description="Word-level systolic array: m PEs with two w x w multipliers each, quotient block, N' in the core",
     test_widths=SYSTOLIC_TEST_WIDTHS,
     test_params=SYSTOLIC_TEST_PARAMS,
+    ecp5=SYSTOLIC_ECP5,
 ))
 
 register(Core(
@@ -471,6 +496,7 @@ register(Core(
     description="Multiplexed systolic array: ceil(m/4) arithmetic cores, one multiplier block per four one-adder PEs",
     test_widths=SYSTOLIC_TEST_WIDTHS,
     test_params=SYSTOLIC_TEST_PARAMS,
+    ecp5=SYSTOLIC_ECP5,
 ))
 
 
@@ -482,6 +508,12 @@ register(Core(
 DSP_RTL = SHELL + ("common/mm_req_pipe.sv", "dsp/mm_dsp_redundant.sv")
 DSP_INTERLEAVE = Param(1, 1, 3, "products in flight (register stages per step)")
 DSP_TEST_WIDTHS = {"icarus": (8, 64), "verilator": (64, 256)}
+#: 1024-bit ECP5 runs of the DSP cores: Yosys's `share` pass left out (with
+#: Interleave = 1 its SAT search over the 132 multipliers ran for hours), two
+#: hours per job (Interleave = 2 took 3,840 s once), router2 with one seed
+#: (router1 left ~4,100 overused wires after 40 minutes; router2 finished
+#: in 22): docs/dsp.md
+DSP_ECP5 = {1024: {"share": 0, "budget_s": 7200, "router": "router2", "seeds": 1}}
 
 
 def dsp_r_log2(k: int, p: Params, n: int) -> int:
@@ -518,6 +550,7 @@ register(Core(
     in_flight=lambda p: p["Interleave"],
     description="Paper 003: redundant radix-2^15 digits, 24x17 digit multipliers, Interleave products in flight",
     test_widths=DSP_TEST_WIDTHS,
+    ecp5=DSP_ECP5,
 ))
 
 register(Core(
@@ -540,6 +573,7 @@ register(Core(
     in_flight=lambda p: p["Interleave"],
     description="Paper 003 on 18x18 multipliers (ECP5): r1 = r2 = 16",
     test_widths={"icarus": (16,), "verilator": (64,)},
+    ecp5=DSP_ECP5,
 ))
 
 

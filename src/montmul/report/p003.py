@@ -28,14 +28,9 @@ from .papers import FPGA_PAPERS
 INTERLEAVES = (1, 2, 3)
 XILINX = ("dsp_redundant", (256, 504))
 ECP5 = ("dsp_redundant_ecp5", (256, 1024))
-#: ECP5 flow options per width (montmul.synth.flows.DEFAULTS): at 1024 bits
-#: Yosys's `share` pass is left out (share=0; with I = 1 its SAT search over
-#: the 132 multipliers ran for hours) and each job gets two hours (the I = 2
-#: run took 3,840 s once, past the default 3,600 s budget), routed by
-#: nextpnr's router2 with one placement seed: with router1 the I = 2 build
-#: still had ~4,100 overused wires after 40 minutes of routing, falling by
-#: about 60 a minute, while router2 finished it in 22 minutes
-ECP5_OPTIONS = {256: {}, 1024: {"share": 0, "budget_s": 7200, "router": "router2", "seeds": 1}}
+#: ECP5 flow options per width: the registry's (cores.DSP_ECP5, which says
+#: why share=0, two hours, router2 and one seed at 1024 bits)
+ECP5_OPTIONS = {k: cores.get(ECP5[0]).ecp5_options(k) for k in ECP5[1]}
 #: the measurement behind share=0: the 256-bit I = 1 build with and without
 #: `share` (both cheap), compared in the section
 SHARE_CHECK = (256, 1)

@@ -50,10 +50,8 @@ LABEL = {"systolic": "systolic", "systolic_mux": "multiplexed"}
 WIDTH = 1024
 WORD_WIDTHS = (16, 32)
 XILINX_OPTIONS = {"family": "xc5v"}
-#: ECP5 flow options of the 1024-bit runs: place and route of the systolic
-#: core did not finish in 4,000 s once, so the job gets two hours, and one
-#: placement seed (a run this long would keep one seed anyway: short_s)
-ECP5_OPTIONS = {"budget_s": 7200, "seeds": 1}
+#: ECP5 flow options of the 1024-bit runs: the registry's (cores.SYSTOLIC_ECP5)
+ECP5_OPTIONS = cores.get(CORES[0]).ecp5_options(WIDTH)
 #: MULT18X18D blocks of the ECP5 device the flow places on (LFE5U-85F,
 #: synth.DEFAULTS["ecp5"]["device"] = "85k"; Lattice DS1044 table 1-1).
 ECP5_85K_MULT18 = 156

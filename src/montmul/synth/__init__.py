@@ -79,7 +79,8 @@ class Job:
     """One synthesis run: a core at a width for a target.  ``params`` are
     extra HDL parameters (the core's defaults and fixed overrides apply
     otherwise); ``options`` override the target's flow options
-    (:data:`DEFAULTS`).  ``engine``: synthesize the exponentiation engine
+    (:data:`DEFAULTS`, then for ECP5 the registry's options for the width,
+    :meth:`montmul.cores.Core.ecp5_options`).  ``engine``: synthesize the exponentiation engine
     ``mm_modexp`` around the core (its generated wrapper,
     :func:`montmul.engine.core_wrapper`) instead of the core alone."""
 
@@ -106,7 +107,8 @@ class Job:
         bad = sorted(set(self.options) - set(DEFAULTS[self.target]))
         if bad:
             raise ValueError(f"unknown {self.target} flow option(s) {', '.join(bad)}; known: {', '.join(DEFAULTS[self.target])}")
-        opts = {**DEFAULTS[self.target], **self.options}
+        width_opts = core.ecp5_options(self.width) if self.target == "ecp5" else {}
+        opts = {**DEFAULTS[self.target], **width_opts, **self.options}
         return core, hdl, opts
 
     def design(self, build: Path | None = None) -> tuple[object, dict[str, int]]:
@@ -253,6 +255,14 @@ def carry_chains(core: str, width: int, params: dict[str, int] | None = None, se
         shutil.rmtree(cwd)
     cwd.mkdir(parents=True)
     return flows.carry_chains(c, hdl, cwd, seg_width)
+
+
+def cached(job: Job, build_dir: Path | str | None = None) -> dict | None:
+    """The cached result of ``job``, or None when the cache does not hold it
+    (never runs a tool)."""
+    build = Path(build_dir).resolve() if build_dir else default_build()
+    key, _ = cache_key(job)
+    return synth(job, build) if _cache_file(build, key).is_file() else None
 
 
 def _run_one(args: tuple[Job, str | None, bool]) -> dict:

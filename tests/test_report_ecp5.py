@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The ECP5 report (montmul.report.ecp5) on hand-made synthesis results, and
+the registry's per-width ECP5 flow options that it and `montmul synth` share."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from montmul import cores, synth
+from montmul.report import ecp5
+
+
+def test_ecp5_options_by_width():
+    c = cores.get("r2_basic")
+    assert c.ecp5_options(256) == {}
+    assert c.ecp5_options(1024) == dict(cores.ECP5_OPTIONS[1024])
+    assert c.ecp5_options(4096) == dict(cores.ECP5_OPTIONS[1024])  # the largest key not above the width
+    assert cores.get("dsp_redundant_ecp5").ecp5_options(1024)["share"] == 0
+    # a job takes them unless it overrides them
+    _, _, opts = synth.Job("r2_basic", 1024, "ecp5").resolve()
+    assert opts["router"] == cores.ECP5_OPTIONS[1024]["router"]
+    _, _, opts = synth.Job("r2_basic", 1024, "ecp5", options={"router": "router1"}).resolve()
+    assert opts["router"] == "router1"
+    _, _, opts = synth.Job("r2_basic", 256, "ecp5").resolve()
+    assert opts == synth.DEFAULTS["ecp5"]
+    # other targets are untouched
+    _, _, opts = synth.Job("r2_basic", 1024, "xilinx").resolve()
+    assert opts == synth.DEFAULTS["xilinx"]
+
+
+def test_jobs_cover_every_core_and_the_engine_rows():
+    js = ecp5.jobs((256, 1024))
+    alone = {(j.core, j.width) for j in js if not j.engine_kind}
+    assert alone == {(c, w) for c in cores.CORES for w in (256, 1024)}
+    eng = {(j.core, j.width) for j in js if j.engine_kind}
+    assert eng == {(c, w) for c in ecp5.ENGINE_CORES for w in ecp5.ENGINE_WIDTHS}
+    # an engine width outside --widths still gets its core-alone job
+    js = ecp5.jobs((2048,))
+    assert ("scs_new", 256) in {(j.core, j.width) for j in js if not j.engine_kind}
+
+
+def _fake(job):
+    core, w = job.core, job.width
+    if job.engine_kind:
+        fmax = {"r2_basic": 95.0, "scs_new": 80.0}.get(core)  # -5.0 % and -20 %
+        return None if fmax is None or w != 256 else {"status": "ok", "fmax_mhz": fmax, "luts": 9000, "ff": 2000,
+                                                      "seconds": {"total": 300.0}}
+    if w == 2048 and core == "dsp_redundant_ecp5":
+        return {"status": "does_not_fit", "fmax_mhz": None, "luts": 150_000, "ff": 1, "error": "does not fit",
+                "seconds": {"total": 9.0}}
+    if w == 2048 and core == "mscs":
+        return {"status": "timed_out", "fmax_mhz": None, "luts": 50_000, "ff": 1, "error": "timed out",
+                "seconds": {"total": 3600.0}}
+    if w == 2048:
+        return None
+    return {"status": "ok", "fmax_mhz": 100.0, "fmax_seeds": {"1": 99.0, "2": 100.0, "3": 101.0},
+            "luts": 1234, "lut4": 1000, "ccu2c": 117, "ff": 500, "dsp": 0, "seconds": {"total": 42.0},
+            "options": job.resolve()[2]}
+
+
+def test_build_markdown_readme(monkeypatch, tmp_path):
+    monkeypatch.setattr(synth, "cached", lambda job, build_dir=None: _fake(job))
+    data = ecp5.build((256, 2048), run=False)
+    json.dumps(data)  # serialisable
+    md = ecp5.markdown(data)
+    assert "| `r2_basic` | 1,234 / 500 / 100.0 | not run |" in md
+    assert "| `dsp_redundant_ecp5` | 1,234 / 500 / 100.0 | does not fit (150,000 LUTs) |" in md
+    assert "| `mscs` | 1,234 / 500 / 100.0 | timed out (3,600 s) |" in md
+    assert "100.0 (median of 99.0, 100.0, 101.0)" in md
+    rows = {(r["core"], r["width"]): r for r in ecp5.engine_rows(data)}
+    assert rows[("r2_basic", 256)]["ratio"] == pytest.approx(-0.05) and rows[("r2_basic", 256)]["within"]
+    assert rows[("scs_new", 256)]["ratio"] == pytest.approx(-0.20) and rows[("scs_new", 256)]["within"] is False
+    assert rows[("scs_new_ct", 256)]["within"] is None  # no engine result: not judged
+    assert "| `scs_new` | 256 | 1,234 / 500 / 100.0 | 9,000 / 2,000 / 80.0 | -20.0 % | no |" in md
+    assert "`montmul synth --core r2_basic --width 2048 --target ecp5`" in md  # listed as not run
+    assert "`montmul synth --core r2_basic --width 1024 --target ecp5 --engine`" in md
+    readme = tmp_path / "README.md"
+    readme.write_text(f"head\n{ecp5.README_BEGIN}\nold\n{ecp5.README_END}\ntail\n")
+    ecp5.refresh_readme(readme, data)
+    text = readme.read_text()
+    assert "old" not in text and text.startswith("head\n") and text.endswith("tail\n")
+    assert "| `r2_basic` | 1,234 / 100.0 | not run |" in text
+    readme.write_text("no markers\n")
+    with pytest.raises(ValueError, match="markers"):
+        ecp5.refresh_readme(readme, data)
+
+
+def test_cli_bad_widths(capsys):
+    with pytest.raises(SystemExit) as e:
+        ecp5.main(["--widths", "12x", "--cached"])
+    assert e.value.code == 2
+    assert "--widths" in capsys.readouterr().err
