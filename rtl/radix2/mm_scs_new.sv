@@ -8,8 +8,9 @@
 //               D^ = B^ + N^, N^ = N + 1, that needs no adder on the request
 //               (B^'s low bits are zero, N is odd); 2H_CSA until SC = 0
 //               (Zero_D); D^ = SS.  N^ itself is formed from the registered
-//               N in the first precompute cycle (it is first read in the
-//               loop), so no input port sees an adder in the accepting cycle.
+//               N in the first two precompute cycles (it is first read in
+//               the loop), so no input port sees an adder in the accepting
+//               cycle, and no register-to-register path a long one.
 //   loop        i = -1 .. k+4: (SS, SC) = 1F_CSA(SS, SC, x) / 2 with x from
 //               SM3 by (A^, q^); the skip detector (mm_skip_d) computes
 //               q_(i+1), q_(i+2), skip_(i+1) from three low bits, and a skip
@@ -129,7 +130,7 @@ module mm_scs_new #(
   logic [W-1:0]    bh_q, bh_d;    // B^ = 8B
   logic [W-1:0]    dh_q, dh_d;    // D^ = B^ + N^
   logic [Width:0]  nh_q, nh_d;    // N at the accepting edge, N^ = N + 1 from
-                                  // the first precompute cycle on (see nh_d)
+                                  // the second precompute cycle on (see nh_d)
   logic [Width:0]  a_q, a_d;      // A, shifted by all but the pending shift (sh_q)
   logic [PosW-1:0] pos_q, pos_d;  // i + 1, as the state of an LFSR (see below)
   logic            qh_q, qh_d;    // q^
@@ -150,8 +151,7 @@ module mm_scs_new #(
   logic            conv_done;
   logic [PosW-1:0] pos_p1, pos_p2; // the counter advanced by one and by two
   logic            skip, q_next, a_next, last, near_end;
-  logic [Width:0]  n_plus1;
-  logic            unused_n_plus1_co;  // N + 1 < 2^(Width+1)
+  logic            inc_go_q, inc_go_d;  // second cycle of N -> N^ (see below)
   logic            accept, busy, done, unused_start;
 
   mm_req_ctrl #(
@@ -236,7 +236,19 @@ module mm_scs_new #(
   // SC = cout << 1 and the top bit of cout is provably zero (SS + SC < 2^W);
   // the first conversion cycle follows the last iteration, where a skip
   // (SC = cout >> 1) happens only with cout_0 = SC[i+1]_0 = 0.
-  assign sc_zero = ~|c_q;
+  // The W-bit NOR is split at the register: zseg_q holds, for each ZSeg-bit
+  // segment, whether that segment of c_q is zero (computed from c_d, loaded
+  // with c_q every cycle), so Zero_D itself is one small AND in front of the
+  // phase and shift logic, not a NOR tree spread over the whole datapath.
+  localparam int ZSeg   = 32;
+  localparam int NumZ   = (W + ZSeg - 1) / ZSeg;
+  logic [NumZ-1:0] zseg_q, zseg_d;
+  for (genvar j = 0; j < NumZ; j++) begin : gen_zseg
+    localparam int Lo = j * ZSeg;
+    localparam int Zw = (W - Lo < ZSeg) ? W - Lo : ZSeg;
+    assign zseg_d[j] = ~|c_d[Lo+:Zw];
+  end
+  assign sc_zero = &zseg_q;
   // End of a precompute/conversion loop: SC = 0, or in constant-time mode
   // after exactly CtSteps steps (pos_q counts them; SC is then zero too).
   assign conv_done = ConstTime ? (pos_q == PosCt) : sc_zero;
@@ -246,18 +258,42 @@ module mm_scs_new #(
   assign near_end = (pos_q == PosLastM1);  // a skip here ends the loop
   assign pos_p1 = {pos_q[PosW-2:0], ~^(pos_q & TapM)};
   assign pos_p2 = {pos_p1[PosW-2:0], ~^(pos_p1 & TapM)};
-  // N^ = N + 1 from the registered N (nh_q), through the segmented adder in
-  // 32-bit segments: no long carry chain, register to register.
-  mm_seg_add #(
-    .Width   (Width + 1),
-    .SegWidth(32)
-  ) u_n_plus1 (
-    .a_i (nh_q),
-    .b_i ({(Width + 1){1'b0}}),
-    .ci_i(1'b1),
-    .s_o (n_plus1),
-    .co_o(unused_n_plus1_co)
-  );
+  // N^ = N + 1 from the registered N (nh_q) in two precompute cycles, in
+  // IncSeg-bit segments: the first registers the carry into every segment
+  // (segment j receives one when all lower bits of N are ones: an all-ones
+  // flag per segment, then a Kogge-Stone prefix AND whose levels are kept
+  // nets, so ABC cannot turn it into a ripple through the segments); the
+  // second adds each segment's registered carry (short chains, nothing
+  // between segments).
+  localparam int IncSeg    = 32;
+  localparam int IncW      = Width + 1;
+  localparam int NumInc    = (IncW + IncSeg - 1) / IncSeg;
+  localparam int IncLevels = (NumInc > 1) ? $clog2(NumInc) : 1;
+  logic [NumInc-1:0] inc_c_q, inc_c_d;  // carry into segment j (valid with inc_go_q)
+  logic [Width:0]    n_inc;             // N + 1, from nh_q and inc_c_q
+  (* keep *) logic [IncLevels:0][NumInc-1:0] inc_t;  // prefix levels of the all-ones flags
+  for (genvar j = 0; j < NumInc; j++) begin : gen_inc
+    localparam int Lo = j * IncSeg;
+    localparam int Iw = (IncW - Lo < IncSeg) ? IncW - Lo : IncSeg;
+    assign inc_t[0][j] = &nh_q[Lo+:Iw];
+    assign n_inc[Lo+:Iw] = nh_q[Lo+:Iw] + Iw'(inc_c_q[j]);
+  end
+  for (genvar l = 0; l < IncLevels; l++) begin : gen_inc_pre
+    for (genvar j = 0; j < NumInc; j++) begin : gen_node
+      if (j >= (1 << l)) begin : gen_and
+        assign inc_t[l+1][j] = inc_t[l][j] & inc_t[l][j-(1<<l)];
+      end else begin : gen_pass
+        assign inc_t[l+1][j] = inc_t[l][j];
+      end
+    end
+  end
+  if (NumInc > 1) begin : gen_inc_c
+    assign inc_c_d = {inc_t[IncLevels][NumInc-2:0], 1'b1};
+  end else begin : gen_inc_c1
+    logic unused_inc_t;  // one segment: its carry-in is the 1
+    assign unused_inc_t = ^inc_t;
+    assign inc_c_d = 1'b1;
+  end
 
   always_comb begin
     ph_d  = ph_q;
@@ -267,6 +303,7 @@ module mm_scs_new #(
     bh_d  = bh_q;
     dh_d  = dh_q;
     nh_d  = nh_q;
+    inc_go_d = 1'b0;
     a_d   = a_q;
     pos_d = pos_q;
     qh_d  = qh_q;
@@ -298,11 +335,14 @@ module mm_scs_new #(
           // register compare); otherwise pos stays 0, independent of Zero_D.
           pos_d = (ConstTime && !conv_done) ? pos_p1 : '0;
           dh_d  = ss_v;
-          // N -> N^ once, in the first precompute cycle (N is odd, N^ even;
-          // the loop, the first reader, starts two cycles later at the
-          // earliest: SC = N - 1 > 0 in the first cycle).
-          if (nh_q[0]) begin
-            nh_d = n_plus1;
+          // N -> N^ once, in the first two precompute cycles: the first
+          // (N still odd) registers the segment carries (inc_c_q), the
+          // second adds them.  The precompute has at least two cycles
+          // (SC = N - 1 > 0 in the first), and the loop reads N^ first.
+          if (inc_go_q) begin
+            nh_d = n_inc;
+          end else if (nh_q[0]) begin
+            inc_go_d = 1'b1;
           end
           if (conv_done) begin
             sh_d = ShZero;
@@ -351,6 +391,9 @@ module mm_scs_new #(
       pos_q <= '0;
       qh_q  <= 1'b0;
       ah_q  <= 1'b0;
+      zseg_q   <= '1;
+      inc_c_q  <= '0;
+      inc_go_q <= 1'b0;
     end else begin
       ph_q  <= ph_d;
       sh_q  <= sh_d;
@@ -364,6 +407,9 @@ module mm_scs_new #(
       pos_q <= pos_d;
       qh_q  <= qh_d;
       ah_q  <= ah_d;
+      zseg_q   <= zseg_d;
+      inc_c_q  <= inc_c_d;
+      inc_go_q <= inc_go_d;
     end
   end
 
