@@ -237,17 +237,24 @@ module mm_scs_new #(
   // the first conversion cycle follows the last iteration, where a skip
   // (SC = cout >> 1) happens only with cout_0 = SC[i+1]_0 = 0.
   // The W-bit NOR is split at the register: zseg_q holds, for each ZSeg-bit
-  // segment, whether that segment of c_q is zero (computed from c_d, loaded
-  // with c_q every cycle), so Zero_D itself is one small AND in front of the
-  // phase and shift logic, not a NOR tree spread over the whole datapath.
+  // segment, whether that segment of c_q is zero (loaded with c_q: from the
+  // accepted N - 1 or from the row's carries, else held), so Zero_D itself
+  // is one small AND in front of the phase and shift logic, not a NOR tree
+  // spread over the whole datapath.  The NORs sit before the accept/busy
+  // selection, as c_d's multiplexer does, so the widely fanned-out accept
+  // stays one level from these registers.
   localparam int ZSeg   = 32;
   localparam int NumZ   = (W + ZSeg - 1) / ZSeg;
-  logic [NumZ-1:0] zseg_q, zseg_d;
+  logic [NumZ-1:0] zseg_q, zseg_d, zseg_acc, zseg_row;
+  logic [W-1:0]    c_acc;  // c_q's value at accept: N >> 1 (SC = N - 1)
+  assign c_acc = {{(W - Width + 1){1'b0}}, n_i[Width-1:1]};
   for (genvar j = 0; j < NumZ; j++) begin : gen_zseg
     localparam int Lo = j * ZSeg;
     localparam int Zw = (W - Lo < ZSeg) ? W - Lo : ZSeg;
-    assign zseg_d[j] = ~|c_d[Lo+:Zw];
+    assign zseg_acc[j] = ~|c_acc[Lo+:Zw];
+    assign zseg_row[j] = ~|row_c[Lo+:Zw];
   end
+  assign zseg_d  = accept ? zseg_acc : (busy ? zseg_row : zseg_q);
   assign sc_zero = &zseg_q;
   // End of a precompute/conversion loop: SC = 0, or in constant-time mode
   // after exactly CtSteps steps (pos_q counts them; SC is then zero too).
@@ -315,7 +322,7 @@ module mm_scs_new #(
       bh_d  = {{(W - Width - 4){1'b0}}, b_i, 3'b000};
       nh_d  = {1'b0, n_i};
       s_d   = {{(W - Width - 4){1'b0}}, b_i, 3'b010};
-      c_d   = {{(W - Width + 1){1'b0}}, n_i[Width-1:1]};
+      c_d   = c_acc;
       sh_d  = Sh2H;
       a_d   = a_i;
       qh_d  = 1'b0;
