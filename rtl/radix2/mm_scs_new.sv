@@ -254,7 +254,7 @@ module mm_scs_new #(
     assign zseg_acc[j] = ~|c_acc[Lo+:Zw];
     assign zseg_row[j] = ~|row_c[Lo+:Zw];
   end
-  assign zseg_d  = accept ? zseg_acc : (busy ? zseg_row : zseg_q);
+  assign zseg_d  = accept ? zseg_acc : zseg_row;  // as c_d
   assign sc_zero = &zseg_q;
   // End of a precompute/conversion loop: SC = 0, or in constant-time mode
   // after exactly CtSteps steps (pos_q counts them; SC is then zero too).
@@ -329,10 +329,18 @@ module mm_scs_new #(
       ah_d  = 1'b0;
       pos_d = '0;
       ph_d  = PhPre;
-    end else if (busy) begin
-      // Every phase runs the row, and the stored pair takes its outputs.
+    end else begin
+      // The stored pair takes the row's outputs in every cycle but the
+      // accepting one, busy or not, so `busy` is not in front of its
+      // 2(k+5) flip-flops.  Idle, the pair stands still where it matters:
+      // after reset (0, 0), and after a result, whose conversion ended with
+      // SC = 0 in the 2H view with x = 0 (alpha = 0, A^ = q^ = 0), where the
+      // row returns (SS, 0).  After a rejected request it keeps stepping,
+      // unseen: the shell answers 0 and the next accept reloads it.
       s_d = row_s;
       c_d = row_c;
+    end
+    if (!accept && busy) begin
       unique case (ph_q)
         PhPre: begin
           // The wide registers never wait for Zero_D: D^ = SS is captured
