@@ -18,10 +18,15 @@ def test_ecp5_options_by_width():
     assert c.ecp5_options(1024) == dict(cores.ECP5_OPTIONS[1024])
     assert c.ecp5_options(4096) == dict(cores.ECP5_OPTIONS[1024])  # the largest key not above the width
     assert cores.get("dsp_redundant_ecp5").ecp5_options(1024)["share"] == 0
+    # an engine adds its own from 1024 bits
+    assert c.ecp5_options(1024, engine=True) == {**cores.ECP5_OPTIONS[1024], **cores.ENGINE_ECP5_OPTIONS[1024]}
+    assert c.ecp5_options(256, engine=True) == {}
     # a job takes them unless it overrides them
     _, _, opts = synth.Job("r2_basic", 1024, "ecp5").resolve()
-    assert opts["router"] == cores.ECP5_OPTIONS[1024]["router"]
-    _, _, opts = synth.Job("r2_basic", 1024, "ecp5", options={"router": "router1"}).resolve()
+    assert opts["seeds"] == cores.ECP5_OPTIONS[1024]["seeds"]
+    _, _, opts = synth.Job("r2_basic", 1024, "ecp5", engine=True).resolve()
+    assert opts["router"] == cores.ENGINE_ECP5_OPTIONS[1024]["router"]
+    _, _, opts = synth.Job("r2_basic", 1024, "ecp5", engine=True, options={"router": "router1"}).resolve()
     assert opts["router"] == "router1"
     _, _, opts = synth.Job("r2_basic", 256, "ecp5").resolve()
     assert opts == synth.DEFAULTS["ecp5"]
@@ -32,13 +37,17 @@ def test_ecp5_options_by_width():
 
 def test_jobs_cover_every_core_and_the_engine_rows():
     js = ecp5.jobs((256, 1024))
-    alone = {(j.core, j.width) for j in js if not j.engine_kind}
+    alone = {(j.core, j.width) for r, j in js if r == "core"}
     assert alone == {(c, w) for c in cores.CORES for w in (256, 1024)}
-    eng = {(j.core, j.width) for j in js if j.engine_kind}
-    assert eng == {(c, w) for c in ecp5.ENGINE_CORES for w in ecp5.ENGINE_WIDTHS}
-    # an engine width outside --widths still gets its core-alone job
+    eng = {(j.core, j.width): j for r, j in js if r == "engine"}
+    assert set(eng) == {(c, w) for c in ecp5.ENGINE_CORES for w in ecp5.ENGINE_WIDTHS}
+    # the engine's core-alone partner runs with the engine's flow options
+    for r, j in js:
+        if r == "pair":
+            assert j.resolve()[2] == eng[(j.core, j.width)].resolve()[2]
+    # an engine width outside --widths still gets its core-alone partner
     js = ecp5.jobs((2048,))
-    assert ("scs_new", 256) in {(j.core, j.width) for j in js if not j.engine_kind}
+    assert ("scs_new", 256) in {(j.core, j.width) for r, j in js if r == "pair"}
 
 
 def _fake(job):
@@ -76,6 +85,8 @@ def test_build_markdown_readme(monkeypatch, tmp_path):
     assert "| `scs_new` | 256 | 1,234 / 500 / 100.0 | 9,000 / 2,000 / 80.0 | -20.0 % | no |" in md
     assert "`montmul synth --core r2_basic --width 2048 --target ecp5`" in md  # listed as not run
     assert "`montmul synth --core r2_basic --width 1024 --target ecp5 --engine`" in md
+    pair = next(j for r, j in ecp5.jobs((256,)) if r == "pair" and j.core == "r2_basic" and j.width == 1024)
+    assert ecp5.command(pair) == "montmul synth --core r2_basic --width 1024 --target ecp5 --option router=router2"
     readme = tmp_path / "README.md"
     readme.write_text(f"head\n{ecp5.README_BEGIN}\nold\n{ecp5.README_END}\ntail\n")
     ecp5.refresh_readme(readme, data)

@@ -77,11 +77,15 @@ TEST_WIDTHS: Mapping[str, tuple[int, ...]] = {"icarus": (8, 64), "verilator": (6
 
 #: ECP5 flow options (overrides of montmul.synth.flows.DEFAULTS["ecp5"]) by
 #: the smallest width they apply to (:meth:`Core.ecp5_options`).  From 1024
-#: bits: one placement seed (the flow keeps one anyway once a seed's nextpnr
-#: takes over short_s = 300 s) and nextpnr's router2, which routed the
-#: 1024-bit designs that router1 left congested or unfinished within the
-#: budget (docs/synthesis.md).
-ECP5_OPTIONS: Mapping[int, Mapping[str, object]] = {1024: {"seeds": 1, "router": "router2"}}
+#: bits one placement seed (the flow keeps one anyway once a seed's nextpnr
+#: takes over short_s = 300 s).  The router stays nextpnr's router1, which
+#: gives the higher Fmax where it finishes (measured, docs/synthesis.md:
+#: r2_basic at 1024 bits 44.3 MHz with router1, 38.9 with router2).
+ECP5_OPTIONS: Mapping[int, Mapping[str, object]] = {1024: {"seeds": 1}}
+#: What an engine around a core (``--engine``) adds from 1024 bits: router2,
+#: which routed the 40,000-55,000-LUT engines that router1 left unfinished
+#: after an hour (docs/synthesis.md).
+ENGINE_ECP5_OPTIONS: Mapping[int, Mapping[str, object]] = {1024: {"router": "router2"}}
 
 
 def _one(p: Params) -> int:
@@ -171,12 +175,17 @@ class Core:
         p = self.hdl_params(width, **(params or {}))
         return self.model(a, b, n, width, **{kw: p[hdl] for hdl, kw in self.model_args.items()})
 
-    def ecp5_options(self, width: int) -> dict[str, object]:
-        """The ECP5 flow options of a ``width``-bit run (of the core, or of an
-        engine around it): the :attr:`ecp5` entry with the largest key not
-        above ``width``, empty below every key (the flow's defaults)."""
-        keys = [w for w in self.ecp5 if w <= width]
-        return dict(self.ecp5[max(keys)]) if keys else {}
+    def ecp5_options(self, width: int, engine: bool = False) -> dict[str, object]:
+        """The ECP5 flow options of a ``width``-bit run of the core (or, with
+        ``engine``, of an exponentiation engine around it): the :attr:`ecp5`
+        entry with the largest key not above ``width``, empty below every key
+        (the flow's defaults), and for an engine :data:`ENGINE_ECP5_OPTIONS`
+        on top."""
+        def pick(table: Mapping[int, Mapping[str, object]]) -> dict[str, object]:
+            keys = [w for w in table if w <= width]
+            return dict(table[max(keys)]) if keys else {}
+
+        return {**pick(self.ecp5), **(pick(ENGINE_ECP5_OPTIONS) if engine else {})}
 
     # --- files -------------------------------------------------------------
     def sources(self) -> list[Path]:

@@ -79,8 +79,8 @@ class Job:
     """One synthesis run: a core at a width for a target.  ``params`` are
     extra HDL parameters (the core's defaults and fixed overrides apply
     otherwise); ``options`` override the target's flow options
-    (:data:`DEFAULTS`, then for ECP5 the registry's options for the width,
-    :meth:`montmul.cores.Core.ecp5_options`).  ``engine``: synthesize the exponentiation engine
+    (:data:`DEFAULTS`, then for ECP5 the registry's options for the width
+    and for an engine, :meth:`montmul.cores.Core.ecp5_options`).  ``engine``: synthesize the exponentiation engine
     ``mm_modexp`` around the core (its generated wrapper,
     :func:`montmul.engine.core_wrapper`) instead of the core alone."""
 
@@ -107,7 +107,7 @@ class Job:
         bad = sorted(set(self.options) - set(DEFAULTS[self.target]))
         if bad:
             raise ValueError(f"unknown {self.target} flow option(s) {', '.join(bad)}; known: {', '.join(DEFAULTS[self.target])}")
-        width_opts = core.ecp5_options(self.width) if self.target == "ecp5" else {}
+        width_opts = core.ecp5_options(self.width, engine=bool(self.engine_kind)) if self.target == "ecp5" else {}
         opts = {**DEFAULTS[self.target], **width_opts, **self.options}
         return core, hdl, opts
 
