@@ -119,12 +119,8 @@ def build(workers: int | None = None, run: bool = True) -> dict:
     else:
         results = []
         for job in todo:
-            key, _ = synth.cache_key(job)
-            if (synth.default_build() / "cache" / f"{key}.json").is_file():
-                results.append(synth.synth(job))
-            else:
-                why = NOT_RUN.get((job.target, job.width, job.params["Interleave"]))
-                results.append({"error": why or "not run (not in the synthesis cache)"})
+            why = NOT_RUN.get((job.target, job.width, job.params["Interleave"]))
+            results.append(synth.cached(job) or {"error": why or "not run (not in the synthesis cache)"})
     share = {"no_share": _keep(results[-1])}
     todo, results = todo[:-1], results[:-1]
     rows = []
