@@ -211,18 +211,13 @@ def _latency(core: str, w: int, samples: int = 3) -> dict:
     return {"latency": formula, "breakdown": dict(r.breakdown)}
 
 
-def _cached(job: synth.Job) -> bool:
-    key, _ = synth.cache_key(job)
-    return (synth.default_build() / "cache" / f"{key}.json").is_file()
-
-
 def build(workers: int | None = None, cached_only: bool = False) -> dict:
     """Synthesis (cached; failures kept as {"error": ...}), model latencies,
     RSA-1024 engine cycles.  JSON-serialisable.  ``cached_only``: synthesis
     results from the cache only (a job not in it is reported as not run)."""
     t0 = time.monotonic()
     js, skipped = jobs()
-    todo = [j for j in js if not cached_only or _cached(j)]
+    todo = [j for j in js if not cached_only or synth.cached(j) is not None]
     done = dict(zip(map(id, todo), synth.run_many(todo, workers=workers or 1, on_error="return") if todo else []))
     results = [done.get(id(j), {"core": j.core, "width": j.width, "target": j.target,
                                 "error": "not run: not in the synthesis cache (--cached-only)"}) for j in js]
