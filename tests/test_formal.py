@@ -25,6 +25,16 @@ CORE = "r2_basic"
 K = 3
 
 
+#: The shell's state update, and the fault: the response is dropped (idle
+#: after one cycle of out_valid, whether or not it was taken).
+DROP_GOOD = ("idle_d = idle_q | (done_q & out_ready_i);\n"
+             "      busy_d = busy_q & ~done_i;\n"
+             "      done_d = (done_q & ~out_ready_i) | (busy_q & done_i);")
+DROP_BAD = ("idle_d = idle_q | done_q;  // FAULT: response dropped\n"
+            "      busy_d = busy_q & ~done_i;\n"
+            "      done_d = busy_q & done_i;")
+
+
 def _patched(rel: str, old: str, new: str) -> dict[str, str]:
     text = (resources.rtl_dir() / rel).read_text()
     assert text.count(old) == 1, f"{rel}: the fault's anchor text is gone; update the test"
@@ -75,8 +85,7 @@ def test_function_and_latency_bmc():
 def test_dropped_response_fails_the_proof():
     """The shell returns to idle whether or not the response was taken."""
     job = formal.make_job(CORE, K, "prove")
-    job.patch = _patched("common/mm_req_ctrl.sv", "        if (out_ready_i) begin\n          state_d = StIdle;\n"
-                         "        end\n", "        state_d = StIdle;  // FAULT: response dropped\n")
+    job.patch = _patched("common/mm_req_ctrl.sv", DROP_GOOD, DROP_BAD)
     job.tag = "fault_dropped_response"
     res = formal.run(job)
     assert res.status == "FAIL", res

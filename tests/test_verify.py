@@ -60,8 +60,11 @@ def test_verilator_wrong_expectation_is_caught():
 
 #: (file, original text, faulty text, failure kind the harness must report)
 FAULTS = {
-    "drop": ("common/mm_req_ctrl.sv", "if (out_ready_i) begin\n          state_d = StIdle;",
-             "if (1'b1) begin\n          state_d = StIdle;", "protocol"),
+    "drop": ("common/mm_req_ctrl.sv",
+             "idle_d = idle_q | (done_q & out_ready_i);\n      busy_d = busy_q & ~done_i;\n"
+             "      done_d = (done_q & ~out_ready_i) | (busy_q & done_i);",
+             "idle_d = idle_q | done_q;\n      busy_d = busy_q & ~done_i;\n      done_d = busy_q & done_i;",
+             "protocol"),
     "carry": ("radix2/mm_r2_basic.sv", "s_d   = sum[Width+2:1];", "s_d   = {1'b0, sum[Width+1:1]};", "value"),
 }
 

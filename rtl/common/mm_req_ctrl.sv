@@ -61,13 +61,15 @@ module mm_req_ctrl #(
     `MM_FATAL("mm_req_ctrl: ResWidth must be >= 1")
   end
 
-  typedef enum logic [1:0] {
-    StIdle,
-    StBusy,
-    StDone
-  } state_e;
-
-  state_e state_q, state_d;
+  // The three states are three flip-flops, one-hot by construction (idle_q,
+  // busy_q, done_q), and the checker's verdict goes only into the D inputs
+  // of busy_q, done_q and err_q, one multiplexer behind the checker: inside
+  // mm_modexp the modulus comes from a register, and an encoded state with
+  // the verdict in its next-state logic was that engine's critical path
+  // (docs/synthesis.md).
+  logic   idle_q, idle_d;
+  logic   busy_q, busy_d;
+  logic   done_q, done_d;
   logic   err_q, err_d;
   logic   req_err;
 
@@ -84,62 +86,52 @@ module mm_req_ctrl #(
   );
 
   always_comb begin
-    state_d  = state_q;
-    err_d    = err_q;
-    accept_o = 1'b0;
-    start_o  = 1'b0;
-    unique case (state_q)
-      StIdle: begin
-        if (in_valid_i) begin
-          accept_o = 1'b1;
-          start_o  = ~req_err;
-          err_d    = req_err;
-          if (req_err) begin
-            state_d = StDone;
-          end else begin
-            state_d = StBusy;
-          end
-        end
-      end
-      StBusy: begin
-        if (done_i) begin
-          state_d = StDone;
-        end
-      end
-      StDone: begin
-        if (out_ready_i) begin
-          state_d = StIdle;
-        end
-      end
-      default: state_d = StIdle;
-    endcase
+    accept_o = in_valid_i & idle_q;
+    start_o  = accept_o & ~req_err;
+    if (accept_o) begin
+      // a legal request runs; a rejected one is answered at once
+      idle_d = 1'b0;
+      busy_d = ~req_err;
+      done_d = req_err;
+      err_d  = req_err;
+    end else begin
+      idle_d = idle_q | (done_q & out_ready_i);
+      busy_d = busy_q & ~done_i;
+      done_d = (done_q & ~out_ready_i) | (busy_q & done_i);
+      err_d  = err_q;
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q <= StIdle;
-      err_q   <= 1'b0;
+      idle_q <= 1'b1;
+      busy_q <= 1'b0;
+      done_q <= 1'b0;
+      err_q  <= 1'b0;
     end else begin
-      state_q <= state_d;
-      err_q   <= err_d;
+      idle_q <= idle_d;
+      busy_q <= busy_d;
+      done_q <= done_d;
+      err_q  <= err_d;
     end
   end
 
-  assign in_ready_o  = (state_q == StIdle);
-  assign busy_o      = (state_q == StBusy);
-  assign out_valid_o = (state_q == StDone);
+  assign in_ready_o  = idle_q;
+  assign busy_o      = busy_q;
+  assign out_valid_o = done_q;
   assign err_o       = err_q;
   // ResWidth'(0), not '0: a carry-save pair at Width 8192 is 16386 bits, a
   // '0 that wide counts as a suspect replication in the lint.
   assign s_o         = err_q ? ResWidth'(0) : res_i;
 
 `ifdef MM_FORMAL
-  // Invariants for the formal flow (docs/formal.md): the state is one of
-  // the three encodings, and a request that was rejected never runs.
+  // Invariants for the formal flow (docs/formal.md): the state flip-flops
+  // are one-hot, and a request that was rejected never runs.
   always_comb begin
     if (rst_ni) begin
-      assert (state_q == StIdle || state_q == StBusy || state_q == StDone);
-      if (state_q == StBusy) assert (!err_q);
+      assert ({idle_q, busy_q, done_q} == 3'b100 || {idle_q, busy_q, done_q} == 3'b010
+              || {idle_q, busy_q, done_q} == 3'b001);
+      if (busy_q) assert (!err_q);
     end
   end
 `endif  // MM_FORMAL

@@ -7,7 +7,7 @@
     montmul table3 [--samples S] [--widths 1024,2048] [--json]
     montmul leak --core NAME --width K [--samples S] [--sim ...] [--json]
     montmul demo [--samples S] [--sim ...]
-    montmul synth --core NAME[,..] --width K[,..] --target ecp5|asic|xilinx[,..] [--param P=V] [--option O=V] [--engine [modexp|crt]] [--instances] [--json]
+    montmul synth --core NAME[,..] --width K[,..] --target ecp5|asic|xilinx[,..] [--param P=V] [--option O=V] [--engine [modexp|crt]] [--instances] [--critical-path] [--json]
     montmul modexp --core NAME --width K --base X --exp E --mod N [--ladder] [--sim ...] [--json]
     montmul rsa [--core NAME] (--bits B | --key PEM) [--save-key PEM [--force]] [--crt|--no-crt] [--sim ...]
                 [--ladder|--no-ladder] [--allow-timing-leak] [--json] {sign,verify,encrypt,decrypt} ...
@@ -373,6 +373,15 @@ def cmd_synth(args) -> int:
         results = sy.run_many(jobs, workers=args.jobs, force=args.force, on_error="return", progress=done)
     except sy.ToolError as exc:
         return fail(str(exc), EXIT_TOOL)
+    if args.critical_path:
+        from .synth import critpath
+
+        for job, r in zip(jobs, results):
+            if job.target == "ecp5" and r.get("status") == "ok":
+                try:
+                    r["critical_path_rtl"] = critpath.trace(sy.work_dir(job), r, int(job.resolve()[2]["seed"]))
+                except (OSError, ValueError) as exc:
+                    r["critical_path_rtl"] = {"error": str(exc)}
     if args.samples > 0:
         cycles: dict[tuple[str, int], float] = {}
         for r in results:
@@ -392,6 +401,11 @@ def cmd_synth(args) -> int:
             from .synth.text import format_instances
 
             print("\n" + format_instances(results))
+        for job, r in zip(jobs, results):
+            tr = r.get("critical_path_rtl")
+            if tr:
+                title = f"\ncritical path of {job.core}{' engine' if job.engine else ''} at {job.width} bits"
+                print(f"{title}: {tr['error']}" if "error" in tr else critpath.format_trace(title, tr))
         if args.samples > 0:
             print(f"\ncycles: model average over {args.samples} random operand sets (seed {args.seed}); "
                   "time = cycles x delay, throughput = k / time, ATP = area x time (paper 000)")
@@ -559,6 +573,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "--width is the primes' width)")
     sy.add_argument("--instances", action="store_true",
                     help="also print the per-instance breakdown (every submodule instance's own cost)")
+    sy.add_argument("--critical-path", action="store_true",
+                    help="ECP5: map the routed critical path to RTL source lines (reruns Yosys once per job "
+                         "with source attributes kept; montmul.synth.critpath)")
     sy.add_argument("--json", action="store_true", help="print one JSON object")
     sy.set_defaults(func=cmd_synth)
 

@@ -163,6 +163,14 @@ def cache_key(job: Job) -> tuple[str, dict]:
     return key, data
 
 
+def work_dir(job: Job, build_dir: Path | str | None = None) -> Path:
+    """The job's work directory (tool scripts, logs, netlists of its last run)."""
+    build = Path(build_dir).resolve() if build_dir else default_build()
+    key, _ = cache_key(job)
+    design, _ = job.design(build)
+    return build / "work" / f"{design.name}_w{job.width}_{job.target}_{key[:12]}"
+
+
 def _cache_file(build: Path, key: str) -> Path:
     return build / "cache" / f"{key}.json"
 
@@ -186,7 +194,7 @@ def synth(job: Job, build_dir: Path | str | None = None, force: bool = False) ->
     core, _, opts = job.resolve()
     design, hdl = job.design(build)
     work_root = build / "work"
-    cwd = work_root / f"{design.name}_w{job.width}_{job.target}_{key[:12]}"
+    cwd = work_dir(job, build)
     if cwd.exists():
         shutil.rmtree(cwd)
     cwd.mkdir(parents=True)
