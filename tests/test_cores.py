@@ -74,6 +74,7 @@ def test_shared_parameters_defined_once():
     for core in [*cores.CORES.values(), *cores.UNITS.values()]:
         assert core.all_params["Width"] is cores.WIDTH
         assert core.all_params["CheckRange"] is cores.CHECK_RANGE
+        assert core.all_params["CheckMod"] is cores.CHECK_MOD
     with pytest.raises(ValueError, match="redefines the shared"):
         cores.register(_scalable_core("bad", params={"Width": cores.WIDTH}))
 

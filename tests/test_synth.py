@@ -131,7 +131,7 @@ def test_cache_key_covers_params_options_and_files():
     assert all(f"syn/{f}" in data["flow_files"] for f in flows.FLOW_FILES["asic"])
     assert "src/montmul/synth/flows.py" in data["flow_files"]
     assert set(data["tools"]) == {"yosys", "sta"} and data["liberty"]
-    assert data["params"] == {"CheckRange": 1, "ConstTime": 0, "SkipEnable": 1, "Width": 16}
+    assert data["params"] == {"CheckMod": 1, "CheckRange": 1, "ConstTime": 0, "SkipEnable": 1, "Width": 16}
 
 
 def test_bad_jobs_rejected():
@@ -350,7 +350,7 @@ def test_engine_job_design(build_dir):
     assert design.top == "mm_modexp" and hdl == {"Width": 32}
     assert [p.name for p in design.sources()][-2:] == ["mm_modexp_core.sv", "mm_modexp.sv"]
     text = design.sources()[-2].read_text()
-    assert "mm_scs_new" in text and ".CheckRange(1'b0)" in text
+    assert "mm_scs_new" in text and ".CheckRange(1'b0)" in text and ".CheckMod  (1'b0)" in text
     assert sy.cache_key(job)[0] != sy.cache_key(sy.Job("scs_new", 32, "ecp5"))[0]
     crt = sy.Job("scs_new", 32, "ecp5", engine="crt")
     design, hdl = crt.design(build_dir)

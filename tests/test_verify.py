@@ -91,12 +91,19 @@ def test_verilator_injected_fault_is_caught(fault, tmp_path, monkeypatch):
     assert code == EXIT_CHECK
 
 
+def test_verify_refuses_a_core_without_its_modulus_check():
+    """CheckMod=0 leaves illegal moduli to the host, and the harness sends
+    them: a clear refusal, not a run full of false mismatches."""
+    with pytest.raises(ValueError, match="CheckMod=0"):
+        verify.verify(R2, 5, count=10, params={"CheckMod": 0})
+
+
 def test_verilator_cli_json(capsys):
     code = cli.main(["verify", "--core", "r2_basic", "--width", "5", "--count", "2000", "--seed", "7", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert code == 0
     assert out["products"] + out["rejected"] == 2000 and out["mismatches"] == 0 and out["products_per_s"] > 0
-    assert out["seed"] == 7 and out["params"] == {"Width": 5, "CheckRange": 1}
+    assert out["seed"] == 7 and out["params"] == {"Width": 5, "CheckRange": 1, "CheckMod": 1}
 
 
 @pytest.mark.parametrize("argv, needle", [

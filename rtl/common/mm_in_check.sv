@@ -2,19 +2,23 @@
 //
 // mm_in_check: the request checker shared by every core.  Flags a request
 // that the core must reject with its error flag:
-//   - an even modulus, or a modulus below 3;
+//   - (CheckMod = 1) an even modulus, or a modulus below 3;
 //   - (CheckRange = 1) an operand outside [0, InBound * N).
 // It sits on the request path (input ports to the error register), in the
 // cycle that accepts the request, so it does not lengthen the core's
 // register-to-register critical path.  CheckRange = 0 removes the two
-// comparators when the host already guarantees the range.
+// comparators when the host already guarantees the range, CheckMod = 0 the
+// modulus check (an OR over all of N's bits) when the host guarantees a legal
+// N: mm_modexp checks both at its own request, and inside it the modulus
+// comes from a register, so the check would be a timed path there.
 `include "mm_macros.svh"
 
 module mm_in_check #(
   parameter int Width      = 8,  // modulus width k, >= 2
   parameter int OpWidth    = 9,  // operand width, >= Width
   parameter int InBound    = 2,  // operands must be below InBound*N: 1 or 2
-  parameter bit          CheckRange = 1   // 1: compare the operands with InBound*N
+  parameter bit          CheckRange = 1,  // 1: compare the operands with InBound*N
+  parameter bit          CheckMod   = 1   // 1: reject an even N or N < 3
 ) (
   input  logic [OpWidth-1:0] a_i,
   input  logic [OpWidth-1:0] b_i,
@@ -55,7 +59,11 @@ module mm_in_check #(
     assign b_lt = 1'b1;
   end
 
-  assign bad_n = ~n_i[0] | ~|n_i[Width-1:1];  // even, or N = 1
+  if (CheckMod) begin : gen_mod
+    assign bad_n = ~n_i[0] | ~|n_i[Width-1:1];  // even, or N = 1
+  end else begin : gen_no_mod
+    assign bad_n = 1'b0;  // the host guarantees an odd N >= 3
+  end
   assign err_o = bad_n | ~a_lt | ~b_lt;
 
 endmodule

@@ -31,6 +31,7 @@ module mm_req_ctrl #(
   parameter int OpWidth    = 9,        // operand width: >= Width
   parameter int InBound    = 2,        // operands must be below InBound*N: 1 or 2
   parameter bit CheckRange = 1,        // 1: reject operands >= InBound*N
+  parameter bit CheckMod   = 1,        // 1: reject an even N or N < 3
   parameter int ResWidth   = OpWidth   // result width (s_o, res_i): >= 1
 ) (
   input  logic                clk_i,
@@ -77,7 +78,8 @@ module mm_req_ctrl #(
     .Width     (Width),
     .OpWidth   (OpWidth),
     .InBound   (InBound),
-    .CheckRange(CheckRange)
+    .CheckRange(CheckRange),
+    .CheckMod  (CheckMod)
   ) u_in_check (
     .a_i  (a_i),
     .b_i  (b_i),

@@ -26,6 +26,7 @@ module mm_req_pipe #(
   parameter int OpWidth    = 9,  // operand and result width: >= Width
   parameter int InBound    = 2,  // operands must be below InBound*N: 1 or 2
   parameter bit CheckRange = 1,  // 1: reject operands >= InBound*N
+  parameter bit CheckMod   = 1,  // 1: reject an even N or N < 3
   parameter int Depth      = 2,  // responses outstanding at most: 1 .. 16
   parameter int TagW       = 1   // buffer index width: >= 1 and 2^TagW >= Depth
 ) (
@@ -80,7 +81,8 @@ module mm_req_pipe #(
     .Width     (Width),
     .OpWidth   (OpWidth),
     .InBound   (InBound),
-    .CheckRange(CheckRange)
+    .CheckRange(CheckRange),
+    .CheckMod  (CheckMod)
   ) u_in_check (
     .a_i  (a_i),
     .b_i  (b_i),

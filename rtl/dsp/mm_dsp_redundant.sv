@@ -36,7 +36,8 @@ module mm_dsp_redundant #(
   parameter int R1         = 22,   // radix-2^R1 digits of A and the quotient: R2 .. min(2*R2-4, 40)
   parameter int R2         = 15,   // radix-2^R2 redundant digits of B, M~, S: 6 .. 24
   parameter int Interleave = 1,    // products in flight (register stages per step): 1 .. 3
-  parameter bit CheckRange = 1     // 1: reject operands >= 2N
+  parameter bit CheckRange = 1,     // 1: reject operands >= 2N
+  parameter bit CheckMod   = 1     // 1: reject an even N or N < 3
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -120,7 +121,8 @@ module mm_dsp_redundant #(
       .Width     (Width),
       .OpWidth   (Width + 1),
       .InBound   (2),
-      .CheckRange(CheckRange)
+      .CheckRange(CheckRange),
+      .CheckMod  (CheckMod)
     ) u_ctrl (
       .clk_i      (clk_i),
       .rst_ni     (rst_ni),
@@ -178,6 +180,7 @@ module mm_dsp_redundant #(
       .OpWidth   (Width + 1),
       .InBound   (2),
       .CheckRange(CheckRange),
+      .CheckMod  (CheckMod),
       .Depth     (Interleave),
       .TagW      (TagW)
     ) u_pipe (

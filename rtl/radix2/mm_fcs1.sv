@@ -29,7 +29,8 @@
 
 module mm_fcs1 #(
   parameter int Width      = 32,  // modulus width k: 3 .. 8192
-  parameter bit CheckRange = 1    // 1: reject AS + AC >= 2N or BS + BC >= 2N
+  parameter bit CheckRange = 1,   // 1: reject AS + AC >= 2N or BS + BC >= 2N
+  parameter bit CheckMod   = 1    // 1: reject an even N or N < 3
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -87,6 +88,7 @@ module mm_fcs1 #(
     .OpWidth   (Width + 2),
     .InBound   (2),
     .CheckRange(CheckRange),
+    .CheckMod  (CheckMod),
     .ResWidth  (2 * (Width + 1))
   ) u_ctrl (
     .clk_i      (clk_i),

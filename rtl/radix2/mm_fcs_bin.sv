@@ -28,6 +28,7 @@
 module mm_fcs_bin #(
   parameter int Width      = 32,  // modulus width k: 3 .. 8192
   parameter bit CheckRange = 1,   // 1: reject operands >= 2N
+  parameter bit CheckMod   = 1,   // 1: reject an even N or N < 3
   parameter int CpaWidth   = 32,  // word width w of the converter: 4 .. 256
   parameter int Variant    = 1    // carry-save core: 1 (FCS-MM-1) or 2 (FCS-MM-2)
 ) (
@@ -67,7 +68,8 @@ module mm_fcs_bin #(
   if (Variant == 2) begin : gen_fcs2
     mm_fcs2 #(
       .Width     (Width),
-      .CheckRange(CheckRange)
+      .CheckRange(CheckRange),
+      .CheckMod  (CheckMod)
     ) u_core (
       .clk_i      (clk_i),
       .rst_ni     (rst_ni),
@@ -87,7 +89,8 @@ module mm_fcs_bin #(
   end else begin : gen_fcs1
     mm_fcs1 #(
       .Width     (Width),
-      .CheckRange(CheckRange)
+      .CheckRange(CheckRange),
+      .CheckMod  (CheckMod)
     ) u_core (
       .clk_i      (clk_i),
       .rst_ni     (rst_ni),

@@ -46,7 +46,8 @@
 
 module mm_fcs_mmm42 #(
   parameter int Width      = 32,  // modulus width k: 3 .. 8192
-  parameter bit CheckRange = 1    // 1: reject operands >= 2N
+  parameter bit CheckRange = 1,   // 1: reject operands >= 2N
+  parameter bit CheckMod   = 1    // 1: reject an even N or N < 3
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -128,7 +129,8 @@ module mm_fcs_mmm42 #(
     .Width     (Width),
     .OpWidth   (Width + 1),
     .InBound   (2),
-    .CheckRange(CheckRange)
+    .CheckRange(CheckRange),
+    .CheckMod  (CheckMod)
   ) u_in_check (
     .a_i  (a_i),
     .b_i  (b_i),

@@ -37,7 +37,8 @@
 
 module mm_mscs #(
   parameter int Width      = 32,  // modulus width k: 3 .. 8192
-  parameter bit CheckRange = 1    // 1: reject operands >= 2N
+  parameter bit CheckRange = 1,   // 1: reject operands >= 2N
+  parameter bit CheckMod   = 1    // 1: reject an even N or N < 3
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -105,7 +106,8 @@ module mm_mscs #(
     .Width     (Width),
     .OpWidth   (Width + 1),
     .InBound   (2),
-    .CheckRange(CheckRange)
+    .CheckRange(CheckRange),
+    .CheckMod  (CheckMod)
   ) u_in_check (
     .a_i  (a_i),
     .b_i  (b_i),

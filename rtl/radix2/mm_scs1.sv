@@ -31,6 +31,7 @@
 module mm_scs1 #(
   parameter int Width      = 32,  // modulus width k: 3 .. 8192
   parameter bit CheckRange = 1,   // 1: reject operands >= 2N
+  parameter bit CheckMod   = 1,   // 1: reject an even N or N < 3
   parameter int CpaWidth   = 32   // CPA_FC word width w: 4 .. 256
 ) (
   input  logic             clk_i,
@@ -99,7 +100,8 @@ module mm_scs1 #(
     .Width     (Width),
     .OpWidth   (Width + 1),
     .InBound   (2),
-    .CheckRange(CheckRange)
+    .CheckRange(CheckRange),
+    .CheckMod  (CheckMod)
   ) u_in_check (
     .a_i  (a_i),
     .b_i  (b_i),

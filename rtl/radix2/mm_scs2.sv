@@ -24,7 +24,8 @@
 
 module mm_scs2 #(
   parameter int Width      = 32,  // modulus width k: 3 .. 8192
-  parameter bit CheckRange = 1    // 1: reject operands >= 2N
+  parameter bit CheckRange = 1,   // 1: reject operands >= 2N
+  parameter bit CheckMod   = 1    // 1: reject an even N or N < 3
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -75,7 +76,8 @@ module mm_scs2 #(
     .Width     (Width),
     .OpWidth   (Width + 1),
     .InBound   (2),
-    .CheckRange(CheckRange)
+    .CheckRange(CheckRange),
+    .CheckMod  (CheckMod)
   ) u_ctrl (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),

@@ -38,6 +38,7 @@
 module mm_scs_new #(
   parameter int Width      = 32,  // modulus width k: 3 .. 8192
   parameter bit CheckRange = 1,   // 1: reject operands >= 2N
+  parameter bit CheckMod   = 1,   // 1: reject an even N or N < 3
   parameter bit SkipEnable = 1,   // 1: skip superfluous iterations
   parameter bit ConstTime  = 0    // 1: data-independent latency (no skips,
                                   //    fixed-length precompute and conversion)
@@ -158,7 +159,8 @@ module mm_scs_new #(
     .Width     (Width),
     .OpWidth   (Width + 1),
     .InBound   (2),
-    .CheckRange(CheckRange)
+    .CheckRange(CheckRange),
+    .CheckMod  (CheckMod)
   ) u_ctrl (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),

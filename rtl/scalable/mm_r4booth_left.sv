@@ -22,7 +22,8 @@ module mm_r4booth_left #(
   parameter int WordWidth   = 16,  // w: a power of two, 4 .. 64
   parameter int NumPes      = 8,   // p: 1 .. 256, a multiple of WordWidth/2
   parameter int FifoLatency = 1,   // b: 1 .. 8
-  parameter bit CheckRange  = 1    // 1: reject operands >= 2N
+  parameter bit CheckRange  = 1,   // 1: reject operands >= 2N
+  parameter bit CheckMod    = 1    // 1: reject an even N or N < 3
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -77,7 +78,8 @@ module mm_r4booth_left #(
     .Width     (Width),
     .OpWidth   (Width + 1),
     .InBound   (2),
-    .CheckRange(CheckRange)
+    .CheckRange(CheckRange),
+    .CheckMod  (CheckMod)
   ) u_ctrl (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),

@@ -24,7 +24,8 @@ module mm_r4booth_right #(
   parameter int WordWidth   = 16,  // w: a power of two, 4 .. 64
   parameter int NumPes      = 2,   // p: 1 .. 256
   parameter int FifoLatency = 1,   // b: 1 .. 8
-  parameter bit CheckRange  = 1    // 1: reject operands >= 2N
+  parameter bit CheckRange  = 1,   // 1: reject operands >= 2N
+  parameter bit CheckMod    = 1    // 1: reject an even N or N < 3
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -76,7 +77,8 @@ module mm_r4booth_right #(
     .Width     (Width),
     .OpWidth   (Width + 1),
     .InBound   (2),
-    .CheckRange(CheckRange)
+    .CheckRange(CheckRange),
+    .CheckMod  (CheckMod)
   ) u_ctrl (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),

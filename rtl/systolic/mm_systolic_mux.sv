@@ -22,6 +22,7 @@
 module mm_systolic_mux #(
   parameter int Width      = 32,  // modulus width k: 3 .. 8192
   parameter bit CheckRange = 1,   // 1: reject operands >= 2N
+  parameter bit CheckMod   = 1,   // 1: reject an even N or N < 3
   parameter int WordWidth  = 16   // word width w (radix 2^w): 4 .. 32
 ) (
   input  logic             clk_i,
@@ -74,7 +75,8 @@ module mm_systolic_mux #(
     .Width     (Width),
     .OpWidth   (Width + 1),
     .InBound   (2),
-    .CheckRange(CheckRange)
+    .CheckRange(CheckRange),
+    .CheckMod  (CheckMod)
   ) u_req (
     .clk_i,
     .rst_ni,

@@ -11,7 +11,7 @@ Every entry answers the same questions, each by a field or a function of
 
 * what it is: ``name``, ``family``, ``paper``, ``description``;
 * how it is built: ``top``, ``rtl`` (files under ``rtl/``, dependencies
-  first), ``params`` (beyond the shared ``Width`` and ``CheckRange``),
+  first), ``params`` (beyond the shared ``Width``, ``CheckRange`` and ``CheckMod``),
   ``fixed`` (parameters a configuration pins), ``check`` (legal combinations);
 * what it computes: ``model``, ``r_log2(k, p, n)`` (the Montgomery radix
   R = 2^r_log2 may depend on the request's modulus ``n`` in scalable cores),
@@ -67,7 +67,8 @@ class Param:
 #: Parameters every core has (docs/interface.md).
 WIDTH = Param(32, 3, 8192, "modulus width k: N < 2^k")
 CHECK_RANGE = Param(1, 0, 1, "1: reject operands outside the input range (0 leaves the comparators out)")
-SHARED_PARAMS: dict[str, Param] = {"Width": WIDTH, "CheckRange": CHECK_RANGE}
+CHECK_MOD = Param(1, 0, 1, "1: reject an even N or N < 3 (0: the host guarantees a legal N, as mm_modexp does)")
+SHARED_PARAMS: dict[str, Param] = {"Width": WIDTH, "CheckRange": CHECK_RANGE, "CheckMod": CHECK_MOD}
 
 #: Widths the RTL benches run a core at, per simulator (a core may choose
 #: others): Icarus builds in a second but simulates slowly, Verilator builds
@@ -106,7 +107,7 @@ class Core:
     r_log2: Callable[[int, Params, int], int]
     latency_bound: Callable[[int, Params], int]
     description: str
-    params: Mapping[str, Param] = field(default_factory=dict)  #: beyond Width, CheckRange
+    params: Mapping[str, Param] = field(default_factory=dict)  #: beyond Width, CheckRange, CheckMod
     fixed: Mapping[str, int] = field(default_factory=dict)
     model_args: Mapping[str, str] = field(default_factory=dict)  #: HDL parameter -> model keyword
     check: Callable[[int, Params], None] | None = None

@@ -116,7 +116,7 @@ def core_hdl_params(core: str, params: dict[str, int] | None = None) -> dict[str
     """The core's HDL parameters other than Width, as the engine build fixes
     them: the registry's defaults, then ``params``, then the entry's fixed
     overrides (e.g. scs_new_ct's ConstTime=1), checked against their ranges;
-    CheckRange is 0 (the engine checks its own inputs)."""
+    CheckRange and CheckMod are 0 (the engine checks its own inputs)."""
     c = cores.get(core)
     hdl = c.hdl_params(c.all_params["Width"].default, **(params or {}))
     if "CheckRange" in hdl:
@@ -125,6 +125,12 @@ def core_hdl_params(core: str, params: dict[str, int] | None = None) -> dict[str
         # range comparators would only add the engine's operand multiplexers
         # and a wide comparison to the clock period.
         hdl["CheckRange"] = 0
+    if "CheckMod" in hdl:
+        # The engine rejects an illegal N at its own request; inside it the
+        # core's modulus check (an OR over all of N's bits, from the engine's
+        # N register into the core's state) was the engine's critical path
+        # around the fastest cores (docs/synthesis.md).
+        hdl["CheckMod"] = 0
     return {k: v for k, v in hdl.items() if k != "Width"}
 
 

@@ -201,6 +201,14 @@ def core_top(name: str, width: int, params: dict[str, int], functional: bool,
                             && {k + 3}'(b_i) < {k + 3}'({c.in_bound}) * {k + 3}'(n_i));
   end
 """
+    if not params.get("CheckMod", 1):
+        # CheckMod = 0: the host guarantees a legal modulus
+        host_range += """
+  // CheckMod = 0: the host guarantees an odd N >= 3 (docs/interface.md)
+  always_comb begin
+    if (in_valid_i) assume (n_i[0] && n_i > 1);
+  end
+"""
     count_decl = ""
     count_port = ""
     count_check = ""

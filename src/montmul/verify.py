@@ -255,6 +255,9 @@ def verify(
     (the tests use them to check that a wrong expectation is caught).
     """
     hdl = core.hdl_params(width, **(params or {}))
+    if not hdl["CheckMod"]:
+        raise ValueError("CheckMod=0 leaves the modulus check to the host (mm_modexp); the volume harness "
+                         "sends illegal moduli and expects them rejected: verify with CheckMod=1")
     if exhaustive and width > EXHAUSTIVE_MAX_WIDTH:
         raise ValueError(f"--exhaustive runs every odd N < 2^k with every A, B < 2N: at most width "
                          f"{EXHAUSTIVE_MAX_WIDTH} (width {width} asked)")

@@ -77,8 +77,8 @@ def parse_dat(path: Path) -> dict[tuple, int]:
 
 
 def _core_of(folder: Path) -> str | None:
-    """The registry name of a build folder ``<core>_CheckRange..._Width...``."""
-    name, sep, _ = folder.name.partition("_CheckRange")
+    """The registry name of a build folder ``<core>_CheckMod..._CheckRange..._Width...``."""
+    name, sep, _ = folder.name.partition("_CheckMod")
     return name if sep and (name in cores.CORES or name in cores.UNITS) else None
 
 
