@@ -154,6 +154,7 @@ module mm_scs_new #(
   logic            skip, q_next, a_next, last, near_end;
   logic            inc_go_q, inc_go_d;  // second cycle of N -> N^ (see below)
   logic            accept, busy, done, unused_start;
+  logic            load;  // idle (the shell's in_ready_o): the wide registers load the request
 
   mm_req_ctrl #(
     .Width     (Width),
@@ -179,6 +180,8 @@ module mm_scs_new #(
     .done_i     (done),
     .res_i      (s_q[Width:0])
   );
+
+  assign load = in_ready_o;
 
   // M1 / M2: delayed right shift of the stored carry-save pair.
   // A's shift is delayed the same way, so the skip bit selects only the
@@ -240,10 +243,10 @@ module mm_scs_new #(
   // (SC = cout >> 1) happens only with cout_0 = SC[i+1]_0 = 0.
   // The W-bit NOR is split at the register: zseg_q holds, for each ZSeg-bit
   // segment, whether that segment of c_q is zero (loaded with c_q: from the
-  // accepted N - 1 or from the row's carries, else held), so Zero_D itself
+  // request's N - 1 or from the row's carries, else held), so Zero_D itself
   // is one small AND in front of the phase and shift logic, not a NOR tree
-  // spread over the whole datapath.  The NORs sit before the accept/busy
-  // selection, as c_d's multiplexer does, so the widely fanned-out accept
+  // spread over the whole datapath.  The NORs sit before the load
+  // selection, as c_d's multiplexer does, so the widely fanned-out load
   // stays one level from these registers.
   localparam int ZSeg   = 32;
   localparam int NumZ   = (W + ZSeg - 1) / ZSeg;
@@ -256,7 +259,7 @@ module mm_scs_new #(
     assign zseg_acc[j] = ~|c_acc[Lo+:Zw];
     assign zseg_row[j] = ~|row_c[Lo+:Zw];
   end
-  assign zseg_d  = accept ? zseg_acc : zseg_row;  // as c_d
+  assign zseg_d  = load ? zseg_acc : zseg_row;  // as c_d
   assign sc_zero = &zseg_q;
   // End of a precompute/conversion loop: SC = 0, or in constant-time mode
   // after exactly CtSteps steps (pos_q counts them; SC is then zero too).
@@ -317,7 +320,12 @@ module mm_scs_new #(
     pos_d = pos_q;
     qh_d  = qh_q;
     ah_d  = ah_q;
-    if (accept) begin
+    // The wide registers: only `load` (a flip-flop) and the registered
+    // phase and shift are in front of their multiplexers, never the
+    // request's valid or the shell's busy, which would put one more LUT
+    // and the engine's control onto nets that fan out to every bit.
+    if (load) begin
+      // Every idle cycle: so the accepting edge loads the request.
       // (SS, SC) = (B^ + 2, N - 1) is a carry-save form of D^ = B^ + N + 1
       // without an adder: B^ + 2 sets bit 1 of 8B, N - 1 clears bit 0 of
       // the odd N (SC = c_q << 1 in the 2H view, so c_q = N >> 1).
@@ -325,24 +333,42 @@ module mm_scs_new #(
       nh_d  = {1'b0, n_i};
       s_d   = {{(W - Width - 4){1'b0}}, b_i, 3'b010};
       c_d   = c_acc;
-      sh_d  = Sh2H;
       a_d   = a_i;
+    end else begin
+      // Busy or holding a response: the stored pair takes the row's
+      // outputs in every cycle.  Holding a result, it stands still: the
+      // conversion ended with SC = 0 in the 2H view with x = 0 (alpha = 0,
+      // A^ = q^ = 0), where the row returns (SS, 0).  After a rejected
+      // request it keeps stepping, unseen: the shell answers 0.
+      s_d = row_s;
+      c_d = row_c;
+      // A takes its pending shift (sh_q) in every cycle: a shift in the
+      // loop, a hold elsewhere (Sh2H, ShZero), so the loop's A needs no
+      // phase decode in front of its multiplexer.  The shift at the first
+      // conversion cycle leaves A unused.
+      a_d = a_v;
+      // N -> N^ once, in the first two precompute cycles: the first
+      // (N still odd) registers the segment carries (inc_c_q), the second
+      // adds them (inc_go_q is only ever set there, see below).
+      if (inc_go_q) begin
+        nh_d = n_inc;
+      end
+    end
+    // D^ = SS is captured in every precompute cycle (the last capture, with
+    // SC = 0, is the one used); in an idle cycle or one holding a rejected
+    // request the capture is unseen, and the precompute that follows every
+    // accept (at least two cycles: SC = N - 1 > 0 in the first) captures
+    // again.
+    if (ph_q == PhPre) begin
+      dh_d = ss_v;
+    end
+    if (accept) begin
+      sh_d  = Sh2H;
       qh_d  = 1'b0;
       ah_d  = 1'b0;
       pos_d = '0;
       ph_d  = PhPre;
-    end else begin
-      // The stored pair takes the row's outputs in every cycle but the
-      // accepting one, busy or not, so `busy` is not in front of its
-      // 2(k+5) flip-flops.  Idle, the pair stands still where it matters:
-      // after reset (0, 0), and after a result, whose conversion ended with
-      // SC = 0 in the 2H view with x = 0 (alpha = 0, A^ = q^ = 0), where the
-      // row returns (SS, 0).  After a rejected request it keeps stepping,
-      // unseen: the shell answers 0 and the next accept reloads it.
-      s_d = row_s;
-      c_d = row_c;
-    end
-    if (!accept && busy) begin
+    end else if (busy) begin
       unique case (ph_q)
         PhPre: begin
           // The wide registers never wait for Zero_D: D^ = SS is captured
@@ -351,14 +377,9 @@ module mm_scs_new #(
           // Only the constant-time mode counts precompute steps (from the
           // register compare); otherwise pos stays 0, independent of Zero_D.
           pos_d = (ConstTime && !conv_done) ? pos_p1 : '0;
-          dh_d  = ss_v;
-          // N -> N^ once, in the first two precompute cycles: the first
-          // (N still odd) registers the segment carries (inc_c_q), the
-          // second adds them.  The precompute has at least two cycles
-          // (SC = N - 1 > 0 in the first), and the loop reads N^ first.
-          if (inc_go_q) begin
-            nh_d = n_inc;
-          end else if (nh_q[0]) begin
+          // The first precompute cycle (N still odd) starts N -> N^; the
+          // loop reads N^ first.
+          if (!inc_go_q && nh_q[0]) begin
             inc_go_d = 1'b1;
           end
           if (conv_done) begin
@@ -374,7 +395,6 @@ module mm_scs_new #(
           end
           qh_d = q_next;
           ah_d = a_next;
-          a_d  = a_v;  // shifted by the next cycle's view (sh_d)
           // Both outcomes (advance, or restart at 0 for the conversion) are
           // prepared from registers; the late skip bit selects last.
           pos_d = skip ? (near_end ? '0 : pos_p2) : (last ? '0 : pos_p1);
