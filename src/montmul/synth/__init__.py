@@ -163,10 +163,11 @@ def cache_key(job: Job) -> tuple[str, dict]:
     return key, data
 
 
-def work_dir(job: Job, build_dir: Path | str | None = None) -> Path:
-    """The job's work directory (tool scripts, logs, netlists of its last run)."""
+def work_dir(job: Job, build_dir: Path | str | None = None, key: str | None = None) -> Path:
+    """The job's work directory (tool scripts, logs, netlists of its last
+    run); ``key``: the job's cache key when the caller has it already."""
     build = Path(build_dir).resolve() if build_dir else default_build()
-    key, _ = cache_key(job)
+    key = key or cache_key(job)[0]
     design, _ = job.design(build)
     return build / "work" / f"{design.name}_w{job.width}_{job.target}_{key[:12]}"
 
@@ -194,7 +195,7 @@ def synth(job: Job, build_dir: Path | str | None = None, force: bool = False) ->
     core, _, opts = job.resolve()
     design, hdl = job.design(build)
     work_root = build / "work"
-    cwd = work_dir(job, build)
+    cwd = work_dir(job, build, key)
     if cwd.exists():
         shutil.rmtree(cwd)
     cwd.mkdir(parents=True)
