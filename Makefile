@@ -7,7 +7,7 @@ PY      := $(VENV)/bin/python
 export PATH := $(CURDIR)/.tools/bin:$(CURDIR)/$(VENV)/bin:$(PATH)
 JOBS    ?= $(shell nproc)
 
-.PHONY: help setup demo test test-fast lint formal cycles report report-ecp5 clean bench-rsa rsa-axil verify-volume coverage
+.PHONY: help setup demo test test-fast lint formal cycles report report-ecp5 synth-save clean bench-rsa rsa-axil verify-volume coverage
 
 help:  ## list the targets (this text)
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):[^#]*## /  make \1\t/' | expand -t 22
@@ -54,5 +54,8 @@ coverage: setup  ## line and toggle coverage of every core's bench on Verilator 
 report-ecp5: setup  ## every core on ECP5 at 256/1024/2048 bits + engine vs core: docs/results_ecp5.md, README's ECP5 block (synthesis cache only; RUN=1 runs what is missing: hours)
 	$(PY) -m montmul.report.ecp5 $(if $(RUN),,--cached) --out docs/results_ecp5.md --readme README.md
 
-clean:  ## delete build/ (simulator builds, synthesis cache: the next make report reruns synthesis)
+synth-save: setup  ## copy finished synthesis results from build/synth/cache into the tracked store syn/results/ (then commit them)
+	$(PY) -m montmul.synth.store save
+
+clean:  ## delete build/ (simulator builds, synthesis cache; the tracked store syn/results/ stays)
 	rm -rf build .pytest_cache

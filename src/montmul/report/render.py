@@ -63,7 +63,7 @@ def markdown(data: dict, command: str) -> str:
         "Every number below comes from that command: cycles from the cycle-exact models (each RTL bench checks "
         f"every latency against them) averaged over {data['samples']:,} random operand sets (seed {data['seed']}; "
         "k-bit odd moduli with the top bit set, operands uniform in [0, N)); area, delay and FPGA resources from "
-        "`montmul synth` (cached in `build/synth/cache/`).",
+        "`montmul synth` (cached in `build/synth/cache/` and `syn/results/`).",
         "",
         f"- ASIC: {_asic_settings(data)}.",
         "- ECP5: Yosys `synth_ecp5` + nextpnr-ecp5, LFE5U-85F out of context, post-route Fmax of `clk_i`.",

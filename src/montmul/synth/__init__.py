@@ -9,7 +9,9 @@
     rs = run_many([Job(c, k, t) for c in ("r2_basic", "scs_new") for k in (16, 64)
                    for t in ("ecp5", "asic", "xilinx")])
 
-Every result is cached as JSON in ``build/synth/cache/``, keyed by the core,
+Every result is cached as JSON in ``build/synth/cache/`` (finished results
+are also kept in git in ``syn/results/``, read after the build cache:
+:mod:`montmul.synth.store`), keyed by the core,
 all its HDL parameters, the target, the flow options, the tool versions, and
 the SHA-256 of the RTL files, the ``syn/`` templates and the flow code
 (``flows.py``, ``parse.py``; :data:`FLOW_VERSION` for the rest): unchanged
@@ -133,8 +135,21 @@ class Job:
         return design, {"Width": self.width}
 
 
+#: How a hashed file outside the source tree (an engine's generated core
+#: wrapper, written under the build folder) is named in the key: by its own
+#: folder and name, so the key does not depend on where the build folder is.
+GENERATED = "generated/"
+
+
 def _hashes(paths, digest=flows.sha256_file) -> dict[str, str]:
-    return {os.path.relpath(p, resources.data_root()): digest(p) for p in paths}
+    root = resources.data_root().resolve()
+    out = {}
+    for p in paths:
+        path = Path(p).resolve()
+        name = (os.path.relpath(path, root) if path.is_relative_to(root) and not path.is_relative_to(default_build())
+                else f"{GENERATED}{path.parent.name}/{path.name}")
+        out[name] = digest(path)
+    return out
 
 
 def cache_key(job: Job) -> tuple[str, dict]:
@@ -176,6 +191,17 @@ def _cache_file(build: Path, key: str) -> Path:
     return build / "cache" / f"{key}.json"
 
 
+def _hit(build: Path, key: str) -> Path | None:
+    """Where a finished result of ``key`` is: the build's cache, else the
+    tracked store (:func:`montmul.synth.store.store_dir`), else None."""
+    from . import store  # not at import time: `python -m montmul.synth.store` runs that module
+
+    for path in (_cache_file(build, key), store.entry(key)):
+        if path is not None and path.is_file():
+            return path
+    return None
+
+
 def synth(job: Job, build_dir: Path | str | None = None, force: bool = False) -> dict:
     """Run (or fetch from the cache) one synthesis job; returns the parsed
     figures as a dict, with ``cached`` telling whether it came from the cache.
@@ -187,9 +213,9 @@ def synth(job: Job, build_dir: Path | str | None = None, force: bool = False) ->
     build = Path(build_dir).resolve() if build_dir else default_build()
     tools.check(job.target)
     key, data = cache_key(job)
-    hit = _cache_file(build, key)
-    if hit.is_file() and not force:
-        result = json.loads(hit.read_text())
+    found = _hit(build, key)
+    if found is not None and not force:
+        result = json.loads(found.read_text())
         result["cached"] = True
         return result
     core, _, opts = job.resolve()
@@ -219,10 +245,12 @@ def synth(job: Job, build_dir: Path | str | None = None, force: bool = False) ->
         "options": opts,
         "tools": data["tools"],
         "key": key,
+        "hashes": {"rtl": data["rtl"], "flow_files": data["flow_files"]},
         **figs,
         "seconds": {k: round(v, 2) for k, v in seconds.items()},
         "work_dir": os.path.relpath(cwd, resources.data_root()),
     }
+    hit = _cache_file(build, key)
     tmp = hit.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(result, indent=1, sort_keys=False))
     os.replace(tmp, hit)
@@ -271,7 +299,7 @@ def cached(job: Job, build_dir: Path | str | None = None) -> dict | None:
     (never runs a tool)."""
     build = Path(build_dir).resolve() if build_dir else default_build()
     key, _ = cache_key(job)
-    return synth(job, build) if _cache_file(build, key).is_file() else None
+    return synth(job, build) if _hit(build, key) is not None else None
 
 
 def _run_one(args: tuple[Job, str | None, bool]) -> dict:
@@ -302,8 +330,7 @@ def run_many(
     build = str(build_dir) if build_dir else None
     for i, job in enumerate(jobs):
         key, _ = cache_key(job)
-        hit = _cache_file(Path(build).resolve() if build else default_build(), key)
-        if hit.is_file() and not force:
+        if _hit(Path(build).resolve() if build else default_build(), key) is not None and not force:
             results[i] = synth(job, build)
             if "error" in results[i]:  # type: ignore[operator]
                 errors.append(results[i])

@@ -1,0 +1,163 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The tracked store of finished synthesis results: ``syn/results/``.
+
+A place-and-route run at 1024 or 2048 bits takes 15 to 60 minutes, and the
+build cache (``build/synth/cache/``) lives only as long as the checkout.
+The store keeps finished results in git, under the same keys, so a fresh
+clone's reports, benchmarks and ``montmul synth`` find them without
+rerunning anything: :func:`montmul.synth.synth` looks in the build cache
+first, then here.  A key hashes the RTL, the flow files, the tool versions
+and every option (:func:`montmul.synth.cache_key`), so an entry is used only
+for exactly the design and flow it was made with; after an RTL or flow
+change its key is simply never asked for again, and ``prune`` deletes it.
+
+    python -m montmul.synth.store save     # copy build/synth/cache/*.json here
+    python -m montmul.synth.store list     # what the store holds, stale or not
+    python -m montmul.synth.store prune    # delete entries of superseded RTL/flows
+
+``MONTMUL_SYNTH_STORE`` names another store folder; empty or ``off``
+disables the store (the test suite runs with it off, so a test's synthesis
+never comes from git).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from .. import resources
+from . import flows, tools
+
+STORE_ENV = "MONTMUL_SYNTH_STORE"
+
+
+def store_dir() -> Path | None:
+    """The store folder, or None when ``MONTMUL_SYNTH_STORE`` turns it off."""
+    env = os.environ.get(STORE_ENV)
+    if env is not None:
+        return None if env.strip().lower() in ("", "off", "0", "none") else Path(env).resolve()
+    return resources.syn_dir() / "results"
+
+
+def entry(key: str) -> Path | None:
+    """The store file of cache key ``key`` (existing or not), None without a store."""
+    root = store_dir()
+    return None if root is None else root / f"{key}.json"
+
+
+def _results(folder: Path) -> list[tuple[Path, dict]]:
+    out = []
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, json.JSONDecodeError):
+            continue
+        if isinstance(data, dict) and data.get("key") == path.stem:
+            out.append((path, data))
+    return out
+
+
+def save(cache: Path | None = None, store: Path | None = None) -> list[Path]:
+    """Copy every result of the build cache ``cache`` (default: the default
+    build's) that the store lacks into ``store``; the new store files."""
+    from . import default_build
+
+    cache = cache or default_build() / "cache"
+    store = store or store_dir()
+    if store is None:
+        raise ValueError(f"the synthesis store is off ({STORE_ENV}={os.environ.get(STORE_ENV)!r})")
+    store.mkdir(parents=True, exist_ok=True)
+    added = []
+    for path, _ in _results(cache):
+        dest = store / path.name
+        if not dest.is_file():
+            shutil.copyfile(path, dest)
+            added.append(dest)
+    return added
+
+
+def why_stale(result: dict) -> str | None:
+    """Why ``result``'s key can no longer be asked for (an RTL file, a flow
+    file or a tool version changed since it was made), or None while it is
+    current.  Generated files (an engine's core wrapper, named
+    ``generated/...`` in the key) are not checked: they do not exist in a
+    fresh checkout, and what generates them is Python, not hashed."""
+    hashes = result.get("hashes")
+    if not hashes:
+        return "no file hashes (made by an older flow)"
+    from . import GENERATED
+
+    root = resources.data_root()
+    for kind, digest in (("rtl", flows.rtl_digest), ("flow_files", flows.sha256_file)):
+        for rel, want in hashes.get(kind, {}).items():
+            if rel.startswith(GENERATED):
+                continue
+            path = (root / rel).resolve()
+            if not path.is_file():
+                return f"{rel} no longer exists"
+            if digest(path) != want:
+                return f"{rel} changed"
+    if result.get("tools") != tools.versions(result["target"]):
+        return "tool versions changed"
+    return None
+
+
+def entries(store: Path | None = None) -> list[dict]:
+    """``[{"path", "core", "width", "target", "engine", "status", "fmax_mhz", "stale"}]``."""
+    store = store or store_dir()
+    out = []
+    for path, r in _results(store) if store is not None else []:
+        out.append({"path": path, "core": r.get("core"), "width": r.get("width"), "target": r.get("target"),
+                    "engine": r.get("engine") or "", "status": r.get("status") or "ok",
+                    "fmax_mhz": r.get("fmax_mhz"), "stale": why_stale(r)})
+    return out
+
+
+def prune(store: Path | None = None, dry_run: bool = False) -> list[dict]:
+    """Delete the stale entries of ``store``; the entries deleted (or, with
+    ``dry_run``, that would be)."""
+    gone = [e for e in entries(store) if e["stale"]]
+    if not dry_run:
+        for e in gone:
+            e["path"].unlink()
+    return gone
+
+
+def _describe(e: dict) -> str:
+    eng = f" --engine {e['engine']}" if e["engine"] else ""
+    fmax = f"{e['fmax_mhz']:.1f} MHz" if e["fmax_mhz"] else e["status"]
+    return f"{e['path'].name}  {e['core']} w{e['width']} {e['target']}{eng}: {fmax}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m montmul.synth.store", description=__doc__.split("\n\n")[0])
+    ap.add_argument("action", choices=("save", "list", "prune"))
+    ap.add_argument("--dry-run", action="store_true", help="prune: only list what would go")
+    args = ap.parse_args(argv)
+    store = store_dir()
+    if store is None:
+        print(f"error: the synthesis store is off ({STORE_ENV})", file=sys.stderr)
+        return 2
+    if args.action == "save":
+        added = save(store=store)
+        print(f"{len(added)} result(s) added to {store}")
+        for p in added:
+            print(f"  {p.name}")
+    elif args.action == "list":
+        for e in entries(store):
+            print(_describe(e) + (f"  [stale: {e['stale']}]" if e["stale"] else ""))
+    else:
+        gone = prune(store, args.dry_run)
+        verb = "would delete" if args.dry_run else "deleted"
+        print(f"{verb} {len(gone)} stale result(s)")
+        for e in gone:
+            print(f"  {_describe(e)}  [{e['stale']}]")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The tracked store of synthesis results (montmul.synth.store): a result
+saved there is found by a fresh build folder, a stale one is pruned, and the
+store can be turned off."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from montmul import synth
+from montmul.synth import store
+
+JOB = synth.Job("r2_basic", 8, "ecp5")
+
+
+def _result(job: synth.Job, **extra) -> dict:
+    key, data = synth.cache_key(job)
+    return {"core": job.core, "width": job.width, "target": job.target, "engine": False, "key": key,
+            "tools": data["tools"], "hashes": {"rtl": data["rtl"], "flow_files": data["flow_files"]},
+            "status": "ok", "fmax_mhz": 123.4, "luts": 10, **extra}
+
+
+@pytest.fixture
+def dirs(tmp_path, monkeypatch):
+    build, st = tmp_path / "build", tmp_path / "store"
+    (build / "cache").mkdir(parents=True)
+    st.mkdir()
+    monkeypatch.setenv("MONTMUL_SYNTH_DIR", str(build))
+    monkeypatch.setenv(store.STORE_ENV, str(st))
+    return build, st
+
+
+def _write(folder, res):
+    path = folder / f"{res['key']}.json"
+    path.write_text(json.dumps(res))
+    return path
+
+
+def test_store_result_found_without_build_cache(dirs):
+    _, st = dirs
+    _write(st, _result(JOB))
+    got = synth.cached(JOB)
+    assert got is not None and got["cached"] and got["fmax_mhz"] == 123.4
+
+
+def test_build_cache_wins_over_store(dirs):
+    build, st = dirs
+    _write(st, _result(JOB))
+    _write(build / "cache", _result(JOB, fmax_mhz=99.0))
+    assert synth.cached(JOB)["fmax_mhz"] == 99.0
+
+
+def test_store_off(dirs, monkeypatch):
+    _, st = dirs
+    _write(st, _result(JOB))
+    monkeypatch.setenv(store.STORE_ENV, "off")
+    assert store.store_dir() is None
+    assert synth.cached(JOB) is None
+    with pytest.raises(ValueError, match="off"):
+        store.save()
+    assert store.main(["list"]) == 2
+
+
+def test_save_copies_new_results_only(dirs):
+    build, st = dirs
+    res = _result(JOB)
+    _write(build / "cache", res)
+    (build / "cache" / "junk.json").write_text("{not json")
+    added = store.save(cache=build / "cache")
+    assert [p.name for p in added] == [f"{res['key']}.json"]
+    assert json.loads((st / added[0].name).read_text()) == res
+    assert store.save(cache=build / "cache") == []
+
+
+def test_prune_removes_stale_keeps_current(dirs, capsys):
+    _, st = dirs
+    good = _write(st, _result(JOB))
+    other = _result(synth.Job("r2_basic", 9, "ecp5"))
+    rel = next(iter(other["hashes"]["rtl"]))
+    other["hashes"]["rtl"][rel] = "0" * 64
+    stale = _write(st, other)
+    old = _result(synth.Job("r2_basic", 10, "ecp5"))
+    del old["hashes"]
+    older = _write(st, old)
+    why = {e["path"].name: e["stale"] for e in store.entries(st)}
+    assert why[good.name] is None
+    assert why[stale.name] == f"{rel} changed"
+    assert "older flow" in why[older.name]
+    assert {e["path"] for e in store.prune(st, dry_run=True)} == {stale, older}
+    assert stale.is_file()
+    assert store.main(["prune"]) == 0
+    assert "deleted 2 stale" in capsys.readouterr().out
+    assert good.is_file() and not stale.exists() and not older.exists()
+
+
+def test_tool_version_change_is_stale(dirs):
+    res = _result(JOB)
+    res["tools"] = {k: v + "-old" for k, v in res["tools"].items()}
+    assert store.why_stale(res) == "tool versions changed"
+
+
+def test_engine_key_does_not_depend_on_build_folder(tmp_path, monkeypatch):
+    """An engine's generated core wrapper is hashed under a name of its own,
+    so a result made in one build folder is found from another."""
+    job = synth.Job("r2_basic", 8, "ecp5", engine="modexp")
+    keys = []
+    for sub in ("a", "b"):
+        monkeypatch.setenv("MONTMUL_SYNTH_DIR", str(tmp_path / sub))
+        key, data = synth.cache_key(job)
+        keys.append(key)
+        gen = [k for k in data["rtl"] if k.startswith(synth.GENERATED)]
+        assert len(gen) == 1 and str(tmp_path) not in gen[0]
+    assert keys[0] == keys[1]
