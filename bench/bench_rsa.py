@@ -107,14 +107,13 @@ def ecp5_result(core: str, params: dict[str, int], width: int, run_synth: bool =
     cmd = (f"montmul synth --core {core} --width {width} --target ecp5 --engine {engine}"
            + "".join(f" --param {k}={v}" for k, v in sorted(params.items())))
     try:
-        from montmul.synth import Job, ToolError, cache_key, default_build, synth
+        from montmul.synth import Job, ToolError, cached, synth
 
         job = Job(core, width, "ecp5", params=params, engine=engine)
-        key, _ = cache_key(job)
+        res = cached(job)  # the build cache, then the tracked store syn/results/
     except Exception as exc:  # tools missing, unknown core, ...
         return {**out, "note": f"no synthesis cache key: {exc}"}
-    hit = default_build() / "cache" / f"{key}.json"
-    res = json.loads(hit.read_text()) if hit.is_file() else None
+    from_cache = res is not None
     if res is None and run_synth:
         try:
             res = synth(job)
@@ -129,7 +128,7 @@ def ecp5_result(core: str, params: dict[str, int], width: int, run_synth: bool =
     if res.get("fmax_mhz") is None:
         return {**out, "note": str(res.get("error", "no Fmax"))[:100]}
     out["fmax_mhz"] = float(res["fmax_mhz"])
-    out["note"] = "synthesis cache" if hit.is_file() else "synthesized now"
+    out["note"] = "synthesis cache" if from_cache else "synthesized now"
     return out
 
 
@@ -502,7 +501,7 @@ def main(argv: list[str] | None = None) -> int:
     print(text)
     if missing:
         print(f"bench_rsa: {len(missing)} ECP5 figure(s) missing (no result in the synthesis cache, "
-              f"{os.path.relpath(_cache_dir())}): {', '.join(missing)}; --synth runs them", file=sys.stderr)
+              f"{os.path.relpath(_cache_dir())}, nor in the store syn/results/): {', '.join(missing)}; --synth runs them", file=sys.stderr)
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(text + "\n")

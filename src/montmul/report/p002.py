@@ -181,8 +181,7 @@ def _t3_rows(built: dict[tuple[str, int], dict], t2w16: dict[str, dict], fmax: d
 
 
 def _in_cache(job: synth.Job) -> bool:
-    key, _ = synth.cache_key(job)
-    return (synth.default_build() / "cache" / f"{key}.json").is_file()
+    return synth.cached(job) is not None  # the build cache or the tracked store
 
 
 def build(workers: int | None = None, cached_only: bool = False) -> dict:
