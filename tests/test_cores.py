@@ -118,9 +118,9 @@ def test_every_rtl_file_is_registered_and_in_fusesoc():
     listed = set((ROOT / "montmul.core").read_text().split())
     used = {str(p.relative_to(ROOT)) for c in cores.CORES.values() for p in c.sources()}
     # The exponentiation engines (not cores) and their default core wrapper.
-    from montmul.engine import CORE_WRAPPER, CRT_RTL, ENGINE_RTL
+    from montmul.engine import CORE_WRAPPER, CRT_RTL, ENGINE_RTL, LEN_CHECK_RTL
 
-    used |= {f"rtl/{ENGINE_RTL}", f"rtl/{CRT_RTL}", f"rtl/modexp/{CORE_WRAPPER}.sv"}
+    used |= {f"rtl/{ENGINE_RTL}", f"rtl/{CRT_RTL}", f"rtl/{LEN_CHECK_RTL}", f"rtl/modexp/{CORE_WRAPPER}.sv"}
     # The AXI4-Lite wrapper of the engine and its register block.
     from montmul.driver.sim import BUS_RTL
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from montmul import cores
-from montmul.engine import ENGINE_RTL, write_core_wrapper
+from montmul.engine import ENGINE_RTL, LEN_CHECK_RTL, write_core_wrapper
 from montmul.sim.runner import tools_path
 
 WAIVERS = cores.ROOT / "lint" / "verilator.vlt"
@@ -30,7 +30,7 @@ def _tool(name: str) -> str:
 def _sources(core: str, tmp: Path) -> list[str]:
     c = cores.get(core)
     wrapper = write_core_wrapper(tmp / "mm_modexp_core.sv", core)
-    return [str(p) for p in c.sources()] + [str(wrapper), str(cores.RTL / ENGINE_RTL)]
+    return [str(p) for p in c.sources()] + [str(wrapper), str(cores.RTL / LEN_CHECK_RTL), str(cores.RTL / ENGINE_RTL)]
 
 
 def _verilator(core: str, width: int, tmp: Path, wall: bool = True) -> subprocess.CompletedProcess[str]:

@@ -348,14 +348,14 @@ def test_engine_job_design(build_dir):
     job = sy.Job("scs_new", 32, "ecp5", engine=True)
     design, hdl = job.design(build_dir)
     assert design.top == "mm_modexp" and hdl == {"Width": 32}
-    assert [p.name for p in design.sources()][-2:] == ["mm_modexp_core.sv", "mm_modexp.sv"]
-    text = design.sources()[-2].read_text()
+    assert [p.name for p in design.sources()][-3:] == ["mm_modexp_core.sv", "mm_len_check.sv", "mm_modexp.sv"]
+    text = design.sources()[-3].read_text()
     assert "mm_scs_new" in text and ".CheckRange(1'b0)" in text and ".CheckMod  (1'b0)" in text
     assert sy.cache_key(job)[0] != sy.cache_key(sy.Job("scs_new", 32, "ecp5"))[0]
     crt = sy.Job("scs_new", 32, "ecp5", engine="crt")
     design, hdl = crt.design(build_dir)
     assert design.top == "mm_modexp_crt" and hdl == {"Width": 32}
-    assert [p.name for p in design.sources()][-2:] == ["mm_modexp_core.sv", "mm_modexp_crt.sv"]
+    assert [p.name for p in design.sources()][-3:] == ["mm_modexp_core.sv", "mm_len_check.sv", "mm_modexp_crt.sv"]
     assert len({sy.cache_key(j)[0] for j in (job, crt, sy.Job("scs_new", 32, "ecp5", engine="modexp"))}) == 2
     with pytest.raises(ValueError, match="unknown engine 'rsa'"):
         sy.Job("scs_new", 32, "ecp5", engine="rsa").design(build_dir)

@@ -94,7 +94,6 @@ module mm_modexp #(
   // Request checks, in the accepting cycle (like the cores' mm_in_check).
   logic              req_err;
   logic              bad_n, bad_base, bad_len, bad_exp, bad_r2;
-  logic [Width-1:0]  hi_mask;             // exponent bits at or above exp_len_i
 
   // exp_len_i > Width: only possible when Width + 1 is not a power of two.
   logic              len_above;
@@ -104,13 +103,20 @@ module mm_modexp #(
     assign len_above = 1'b0;
   end
 
+  // An exponent bit at or above exp_len_i (mm_len_check: not one comparator
+  // per bit).
+  mm_len_check #(
+    .Width(Width),
+    .LenW (LenW)
+  ) u_len (
+    .e_i    (exp_i),
+    .len_i  (exp_len_i),
+    .above_o(bad_exp)
+  );
+
   always_comb begin
-    for (int i = 0; i < Width; i++) begin
-      hi_mask[i] = (LenW'(i) >= exp_len_i);
-    end
     bad_n    = ~n_i[0] | ~|n_i[Width-1:1];  // even, or N = 1
     bad_len  = (exp_len_i == '0) || len_above;
-    bad_exp  = |(exp_i & hi_mask);
     req_err  = bad_n | bad_base | bad_len | bad_exp | bad_r2;
   end
 

@@ -147,16 +147,31 @@ module mm_modexp_crt #(
     assign len_above_q = 1'b0;
   end
 
-  logic [ExpWidth-1:0] hi_mask_p, hi_mask_q;
+  // An exponent bit at or above its length (mm_len_check: not one comparator
+  // per bit).
+  logic bad_exp_p, bad_exp_q;
+  mm_len_check #(
+    .Width(ExpWidth),
+    .LenW (LenW)
+  ) u_len_p (
+    .e_i    (dp_i),
+    .len_i  (dp_len_i),
+    .above_o(bad_exp_p)
+  );
+  mm_len_check #(
+    .Width(ExpWidth),
+    .LenW (LenW)
+  ) u_len_q (
+    .e_i    (dq_i),
+    .len_i  (dq_len_i),
+    .above_o(bad_exp_q)
+  );
+
   always_comb begin
-    for (int i = 0; i < ExpWidth; i++) begin
-      hi_mask_p[i] = (LenW'(i) >= dp_len_i);
-      hi_mask_q[i] = (LenW'(i) >= dq_len_i);
-    end
     bad_p   = ~p_i[0] | ~p_i[Width-1];
     bad_q   = ~q_i[0] | ~q_i[Width-1];
     bad_len = (dp_len_i == '0) || (dq_len_i == '0) || len_above_p || len_above_q;
-    bad_exp = |(dp_i & hi_mask_p) | |(dq_i & hi_mask_q);
+    bad_exp = bad_exp_p | bad_exp_q;
     req_err = bad_p | bad_q | q_ge_p | bad_len | bad_exp | r2p_ge_p | r2q_ge_q | qinvr_ge_p;
   end
 

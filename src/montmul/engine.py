@@ -94,6 +94,8 @@ def r2_mod(n: int, core: str, width: int, params: dict[str, int] | None = None) 
 CORE_WRAPPER = "mm_modexp_core"
 #: The engine's RTL (after the core's files and the wrapper).
 ENGINE_RTL = "modexp/mm_modexp.sv"
+#: The engines' shared request check (exponent length), read before either engine.
+LEN_CHECK_RTL = "modexp/mm_len_check.sv"
 #: The checked-in wrapper (for lint and FuseSoC): the reference core.
 DEFAULT_CORE = "r2_basic"
 

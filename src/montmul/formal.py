@@ -515,10 +515,13 @@ def default_depth(target: str, width: int, params: dict[str, int], mode: str, in
 
 
 def sources(job: Job) -> list[Path]:
+    from .engine import LEN_CHECK_RTL
+
     rtl = resources.rtl_dir()
     if job.target in ENGINES:
         c = cores.get(job.inner)
         files = [rtl / f for f in c.rtl]
+        files.append(rtl / LEN_CHECK_RTL)
         files.append(rtl / "modexp" / f"mm_{job.target}.sv")
     else:
         files = [rtl / f for f in cores.get(job.target).rtl]

@@ -30,7 +30,7 @@ import sys
 from pathlib import Path
 
 from . import cores, resources
-from .engine import CORE_WRAPPER, CRT_RTL, DEFAULT_CORE, ENGINE_RTL, core_wrapper, engine_model, r2_mod
+from .engine import CORE_WRAPPER, CRT_RTL, DEFAULT_CORE, ENGINE_RTL, LEN_CHECK_RTL, core_wrapper, engine_model, r2_mod
 
 CORE_FILE = "montmul.core"
 VLNV = "montmul:montmul:cores:0.1.0"
@@ -95,8 +95,8 @@ def core_file() -> str:
     for c in cores.CORES.values():
         lines += [f"  rtl_{c.name}:", *_fileset(f"rtl/{f}" for f in c.rtl)]
         lines += [f"  wrapper_{c.name}:", *_fileset([_wrapper_path(c.name)], header=False)]
-    lines += ["  modexp:", *_fileset([f"rtl/{ENGINE_RTL}"])]
-    lines += ["  modexp_crt:", *_fileset([f"rtl/{CRT_RTL}"])]
+    lines += ["  modexp:", *_fileset([f"rtl/{LEN_CHECK_RTL}", f"rtl/{ENGINE_RTL}"])]
+    lines += ["  modexp_crt:", *_fileset([f"rtl/{LEN_CHECK_RTL}", f"rtl/{CRT_RTL}"])]
     lines += ["  modexp_default_core:", *_fileset([f"rtl/modexp/{CORE_WRAPPER}.sv"], header=False)]
     lines += ["  bus:", *_fileset(BUS_RTL, header=False)]
     lines += ["  smoke_tb:", *_fileset([SMOKE_TB], header=False)]

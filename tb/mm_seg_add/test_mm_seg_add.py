@@ -69,27 +69,10 @@ else:
         """Yosys miter of mm_seg_add (Width, SegWidth) against the module
         ``other_top`` (source ``other``), proved by `sat -prove-asserts`:
         (return code, log text, build folder)."""
-        import subprocess
+        from bench_util import yosys_equiv
 
-        from montmul.synth import tools
-
-        bdir = resources.build_root() / "sim" / "mm_seg_add" / name
-        bdir.mkdir(parents=True, exist_ok=True)
-        (bdir / "other.sv").write_text(other)
-        common = resources.rtl_dir() / "common"
-        # YoWASP Yosys sees the working directory only: copy the RTL next to the script.
-        (bdir / "mm_seg_add.sv").write_text((common / "mm_seg_add.sv").read_text())
-        (bdir / "mm_macros.svh").write_text((common / "mm_macros.svh").read_text())
-        (bdir / "equiv.ys").write_text(
-            "read_verilog -sv -I. mm_seg_add.sv other.sv\n"
-            f"chparam -set Width {width} -set SegWidth {seg} mm_seg_add\n"
-            "hierarchy -check\nproc\nflatten\nopt_clean\n"
-            f"miter -equiv -flatten -make_assert mm_seg_add {other_top} miter\n"
-            "hierarchy -top miter\nsat -verify -prove-asserts -set-init-zero -show-ports miter\n")
-        r = subprocess.run([tools.find("yosys"), "-q", "-l", "equiv.log", "equiv.ys"], cwd=bdir,
-                           capture_output=True, text=True, timeout=600)
-        log = (bdir / "equiv.log").read_text() if (bdir / "equiv.log").is_file() else r.stdout + r.stderr
-        return r.returncode, log, bdir
+        return yosys_equiv(f"mm_seg_add_{name}", [resources.rtl_dir() / "common" / "mm_seg_add.sv"], "mm_seg_add",
+                           {"Width": width, "SegWidth": seg}, other, other_top)
 
     @pytest.mark.parametrize("width,seg", EQUIV, ids=[f"w{w}-s{s}" for w, s in EQUIV])
     def test_mm_seg_add_equivalent(width, seg):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import cores
-from ..engine import CRT_RTL, MUL_OVERHEAD, CrtRequest, CrtResult, check_crt_ports, core_hdl_params, write_core_wrapper
+from ..engine import CRT_RTL, LEN_CHECK_RTL, MUL_OVERHEAD, CrtRequest, CrtResult, check_crt_ports, core_hdl_params, write_core_wrapper
 from . import runner
 from .modexp_sim import Engine, wrapper_root
 
@@ -35,7 +35,7 @@ def crt_engine(core: str, params: dict[str, int] | None = None) -> CrtEngine:
     fixed = core_hdl_params(core, params)
     tag = f"modexp_{c.name}" + (f"_{runner.param_tag(fixed)}" if fixed else "")
     wrapper = write_core_wrapper(wrapper_root() / tag / "mm_modexp_core.sv", core, params)
-    return CrtEngine("crt_" + tag, c.rtl + (str(wrapper), CRT_RTL))
+    return CrtEngine("crt_" + tag, c.rtl + (str(wrapper), LEN_CHECK_RTL, CRT_RTL))
 
 
 def timeout_cycles(core: str, width: int, exp_width: int, params: dict[str, int] | None = None) -> int:

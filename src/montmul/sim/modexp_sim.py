@@ -19,6 +19,7 @@ from pathlib import Path
 from .. import cores, resources
 from ..engine import (
     ENGINE_RTL,
+    LEN_CHECK_RTL,
     MUL_OVERHEAD,
     REDUCE_CYCLES,
     ModexpResult,
@@ -66,7 +67,7 @@ def engine(core: str, params: dict[str, int] | None = None) -> Engine:
     fixed = core_hdl_params(core, params)
     name = f"modexp_{c.name}" + (f"_{runner.param_tag(fixed)}" if fixed else "")
     wrapper = write_core_wrapper(wrapper_root() / name / "mm_modexp_core.sv", core, params)
-    return Engine(name, c.rtl + (str(wrapper), ENGINE_RTL))
+    return Engine(name, c.rtl + (str(wrapper), LEN_CHECK_RTL, ENGINE_RTL))
 
 
 def timeout_cycles(core: str, width: int, params: dict[str, int] | None = None) -> int:

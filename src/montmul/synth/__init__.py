@@ -130,7 +130,8 @@ class Job:
         rtl = resources.rtl_dir()
         top, src, name = (("mm_modexp", eng.ENGINE_RTL, "engine") if kind == "modexp"
                           else ("mm_modexp_crt", eng.CRT_RTL, "crt_engine"))
-        design = flows.Design(f"{core.name}_{name}", top, (*core.sources(), Path(wrapper), rtl / src),
+        design = flows.Design(f"{core.name}_{name}", top,
+                              (*core.sources(), Path(wrapper), rtl / eng.LEN_CHECK_RTL, rtl / src),
                               tuple(core.includes()))
         return design, {"Width": self.width}
 
