@@ -136,7 +136,7 @@ class Job:
         return design, {"Width": self.width}
 
 
-#: How a hashed file outside the source tree (an engine's generated core
+#: How a hashed file under the build folder (an engine's generated core
 #: wrapper, written under the build folder) is named in the key: by its own
 #: folder and name, so the key does not depend on where the build folder is.
 GENERATED = "generated/"
@@ -144,11 +144,12 @@ GENERATED = "generated/"
 
 def _hashes(paths, digest=flows.sha256_file) -> dict[str, str]:
     root = resources.data_root().resolve()
+    build = default_build()
     out = {}
     for p in paths:
         path = Path(p).resolve()
-        name = (os.path.relpath(path, root) if path.is_relative_to(root) and not path.is_relative_to(default_build())
-                else f"{GENERATED}{path.parent.name}/{path.name}")
+        name = (f"{GENERATED}{path.parent.name}/{path.name}" if path.is_relative_to(build)
+                else os.path.relpath(path, root))
         out[name] = digest(path)
     return out
 
