@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
 
 from montmul import resources, synth
-from montmul.synth import tools
+from montmul.synth import parse, tools
 
 CELLS = ("LUT4", "CCU2C", "PFUMX", "L6MUX21", "TRELLIS_FF", "MULT18X18D")
 
@@ -57,17 +56,14 @@ def main(argv: list[str] | None = None) -> int:
     inc = " ".join(f"-I{os.path.relpath(i, work)}" for i in design.includes())
     sets = " ".join(f"-set {k} {v}" for k, v in hdl.items())
     (work / "cells.ys").write_text(f"read_verilog -sv {inc} {' '.join(rel)}\nchparam {sets} {design.top}\n"
-                                   f"synth_ecp5 -top {design.top}\nstat\n")
+                                   f"synth_ecp5 -top {design.top}\ntee -q -o stat.json stat -json\n")
     r = subprocess.run([tools.find("yosys"), "-q", "-l", "cells.log", "cells.ys"], cwd=work,
                        capture_output=True, text=True)
-    log = (work / "cells.log").read_text() if (work / "cells.log").is_file() else ""
     if r.returncode != 0:
         print(f"yosys failed, see {work / 'cells.log'}\n{r.stderr[-2000:]}", file=sys.stderr)
         return 1
-    counts = {c: 0 for c in CELLS}
-    for c in CELLS:
-        found = re.findall(rf"^\s+(\d+)\s+{c}$", log, flags=re.M)
-        counts[c] = int(found[-1]) if found else 0
+    cells = parse.yosys_stat(work / "stat.json")["cells"]
+    counts = {c: cells.get(c, 0) for c in CELLS}
     eng = f" --engine {args.engine}" if args.engine else ""
     print(f"{args.core} w{args.width}{eng} {params or ''} {' '.join(args.replace)}".rstrip())
     for c in CELLS:
