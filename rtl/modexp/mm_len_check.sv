@@ -8,7 +8,7 @@
 //
 // Why not that mask as written: it is Width comparators of a constant with
 // len_i, and Yosys maps each to a short carry chain.  Measured with
-// `synth_ecp5` at Width 1024 (docs/modexp.md, "Request checks"): 4,763 CCU2C
+// `synth_ecp5` at Width 1024 (docs/modexp.md, "Hardware notes"): 4,763 CCU2C
 // and 711 LUT4, about 10,200 LUT sites for one exponent, more than a third of
 // what mm_modexp adds to a 1024-bit core; this module: 1,366 LUT4, 80 CCU2C,
 // 183 PFUMX/L6MUX21.

@@ -137,8 +137,8 @@ class Job:
 
 
 #: How a hashed file under the build folder (an engine's generated core
-#: wrapper, written under the build folder) is named in the key: by its own
-#: folder and name, so the key does not depend on where the build folder is.
+#: wrapper) is named in the key: by its own folder and name, so the key does
+#: not depend on where the build folder is.
 GENERATED = "generated/"
 
 
@@ -204,6 +204,12 @@ def _hit(build: Path, key: str) -> Path | None:
     return None
 
 
+def _load(found: Path) -> dict:
+    result = json.loads(found.read_text())
+    result["cached"] = True
+    return result
+
+
 def synth(job: Job, build_dir: Path | str | None = None, force: bool = False) -> dict:
     """Run (or fetch from the cache) one synthesis job; returns the parsed
     figures as a dict, with ``cached`` telling whether it came from the cache.
@@ -217,9 +223,7 @@ def synth(job: Job, build_dir: Path | str | None = None, force: bool = False) ->
     key, data = cache_key(job)
     found = _hit(build, key)
     if found is not None and not force:
-        result = json.loads(found.read_text())
-        result["cached"] = True
-        return result
+        return _load(found)
     core, _, opts = job.resolve()
     design, hdl = job.design(build)
     work_root = build / "work"
@@ -300,8 +304,8 @@ def cached(job: Job, build_dir: Path | str | None = None) -> dict | None:
     """The cached result of ``job``, or None when the cache does not hold it
     (never runs a tool)."""
     build = Path(build_dir).resolve() if build_dir else default_build()
-    key, _ = cache_key(job)
-    return synth(job, build) if _hit(build, key) is not None else None
+    found = _hit(build, cache_key(job)[0])
+    return None if found is None else _load(found)
 
 
 def _run_one(args: tuple[Job, str | None, bool]) -> dict:
@@ -332,8 +336,9 @@ def run_many(
     build = str(build_dir) if build_dir else None
     for i, job in enumerate(jobs):
         key, _ = cache_key(job)
-        if _hit(Path(build).resolve() if build else default_build(), key) is not None and not force:
-            results[i] = synth(job, build)
+        found = _hit(Path(build).resolve() if build else default_build(), key)
+        if found is not None and not force:
+            results[i] = _load(found)
             if "error" in results[i]:  # type: ignore[operator]
                 errors.append(results[i])
             if progress:
