@@ -17,6 +17,7 @@ JOB = synth.Job("r2_basic", 8, "ecp5")
 def _result(job: synth.Job, **extra) -> dict:
     key, data = synth.cache_key(job)
     return {"core": job.core, "width": job.width, "target": job.target, "engine": False, "key": key,
+            "params": data["params"], "options": data["options"],
             "tools": data["tools"], "hashes": {"rtl": data["rtl"], "flow_files": data["flow_files"]},
             "status": "ok", "fmax_mhz": 123.4, "luts": 10, **extra}
 
@@ -112,3 +113,36 @@ def test_engine_key_does_not_depend_on_build_folder(tmp_path, monkeypatch):
         gen = [k for k in data["rtl"] if k.startswith(synth.GENERATED)]
         assert len(gen) == 1 and str(tmp_path) not in gen[0]
     assert keys[0] == keys[1]
+
+
+def _flows_rel(res: dict) -> str:
+    return next(rel for rel in res["hashes"]["flow_files"] if rel.endswith("synth/flows.py"))
+
+
+def test_rekey_refiles_only_results_whose_sole_change_is_named(dirs, capsys):
+    """A result made before a change to the named file only is filed again
+    under today's key, with the change recorded; one whose RTL changed too
+    stays stale."""
+    _, st = dirs
+    res = _result(JOB)
+    today = res["key"]
+    rel = _flows_rel(res)
+    res["hashes"]["flow_files"][rel] = "0" * 64
+    res["key"] = "f" * 24
+    old = _write(st, res)
+    both = _result(synth.Job("r2_basic", 9, "ecp5"))
+    both["hashes"]["flow_files"][rel] = "0" * 64
+    both["hashes"]["rtl"][next(iter(both["hashes"]["rtl"]))] = "1" * 64
+    both["key"] = "e" * 24
+    other = _write(st, both)
+    assert synth.cached(JOB) is None
+    assert store.rekey(["src/montmul/synth/parse.py"], st) == []
+    assert [e["path"] for e in store.rekey([rel], st, dry_run=True)] == [old] and old.is_file()
+    assert store.main(["rekey", "--same-results", rel]) == 0
+    assert "re-filed 1 result" in capsys.readouterr().out
+    assert not old.exists() and other.is_file()
+    got = synth.cached(JOB)
+    assert got is not None and got["key"] == today and got["fmax_mhz"] == 123.4
+    assert got["rekeyed"] == [{"from": "f" * 24, "files": {rel: {"was": "0" * 64, "now": got["hashes"]["flow_files"][rel]}}}]
+    assert store.why_stale(got) is None
+    assert store.main(["rekey"]) == 2

@@ -259,8 +259,20 @@ ECP5_DEVICES = {
     "85k": {"name": "LFE5U-85F", "luts": 83640, "ff": 83640, "dsp": 156, "bram": 208},
 }
 
-#: nextpnr log lines that mean the design does not fit the device.
-_NO_FIT = re.compile(r"^.*(?:but only \d+ (?:are )?available|Unable to place cell|unable to place cell).*$", re.M)
+#: nextpnr log lines that mean the design does not fit the device: too many
+#: cells of a kind, a cell without a legal site, or the placer giving up at
+#: the utilisation limit ("Unable to find legal placement for all cells",
+#: the CRT engine around dsp_redundant_ecp5 at 1024 bits: 83,155 of 83,640
+#: LUT sites).
+_NO_FIT = re.compile(r"^.*(?:but only \d+ (?:are )?available|[Uu]nable to place cell"
+                     r"|Unable to find legal placement).*$", re.M)
+
+
+def no_fit_line(log: str) -> str | None:
+    """The line of a failed nextpnr run's output saying that the design
+    does not fit the device, or None when it failed for another reason."""
+    m = _NO_FIT.search(log)
+    return m.group(0).strip() if m else None
 
 
 #: synth_ecp5's `coarse` step (Yosys 0.70, `help synth_lattice`, ECP5
@@ -391,10 +403,10 @@ def run_ecp5(core: Core, hdl: dict[str, int], opts: dict, cwd: Path) -> dict:
             break  # keep the seeds that finished
         except ToolError as exc:
             log = (cwd / f"nextpnr{sfx}.out").read_text(errors="replace") if (cwd / f"nextpnr{sfx}.out").exists() else ""
-            m = _NO_FIT.search(log)
-            if m:
+            why = no_fit_line(log)
+            if why:
                 return {**out, "status": "does_not_fit", "fmax_mhz": None, "seconds": seconds,
-                        "error": _no_fit(dev["name"], counts, dev, m.group(0).strip())}
+                        "error": _no_fit(dev["name"], counts, dev, why)}
             if "wasm trap" in str(exc):
                 raise ToolError(
                     f"nextpnr-ecp5 (WebAssembly build) crashed on {core.name} at width {hdl['Width']}: "

@@ -14,6 +14,7 @@ change its key is simply never asked for again, and ``prune`` deletes it.
     python -m montmul.synth.store save     # copy build/synth/cache/*.json here
     python -m montmul.synth.store list     # what the store holds, stale or not
     python -m montmul.synth.store prune    # delete entries of superseded RTL/flows
+    python -m montmul.synth.store rekey --same-results FILE   # see rekey()
 
 ``MONTMUL_SYNTH_STORE`` names another store folder; empty or ``off``
 disables the store (the test suite runs with it off, so a test's synthesis
@@ -80,27 +81,36 @@ def save(cache: Path | None = None, store: Path | None = None) -> list[Path]:
     return added
 
 
-def why_stale(result: dict) -> str | None:
-    """Why ``result``'s key can no longer be asked for (an RTL file, a flow
-    file or a tool version changed since it was made), or None while it is
-    current.  Generated files (an engine's core wrapper, named
-    ``generated/...`` in the key) are not checked: they do not exist in a
-    fresh checkout, and what generates them is Python, not hashed."""
-    hashes = result.get("hashes")
-    if not hashes:
-        return "no file hashes (made by an older flow)"
+def _diffs(result: dict) -> list[tuple[str, str]]:
+    """``[(file, "changed" | "gone")]``: the files (relative to the data
+    root) whose hashes differ from the ones ``result`` was made with.
+    Generated files (an engine's core wrapper, named ``generated/...`` in the
+    key) are not checked: they do not exist in a fresh checkout, and what
+    generates them is Python, not hashed."""
     from . import GENERATED
 
     root = resources.data_root()
+    out = []
     for kind, digest in (("rtl", flows.rtl_digest), ("flow_files", flows.sha256_file)):
-        for rel, want in hashes.get(kind, {}).items():
+        for rel, want in result["hashes"].get(kind, {}).items():
             if rel.startswith(GENERATED):
                 continue
             path = (root / rel).resolve()
             if not path.is_file():
-                return f"{rel} no longer exists"
-            if digest(path) != want:
-                return f"{rel} changed"
+                out.append((rel, "gone"))
+            elif digest(path) != want:
+                out.append((rel, "changed"))
+    return out
+
+
+def why_stale(result: dict) -> str | None:
+    """Why ``result``'s key can no longer be asked for (an RTL file, a flow
+    file or a tool version changed since it was made), or None while it is
+    current."""
+    if not result.get("hashes"):
+        return "no file hashes (made by an older flow)"
+    for rel, state in _diffs(result):
+        return f"{rel} changed" if state == "changed" else f"{rel} no longer exists"
     if result.get("tools") != tools.versions(result["target"]):
         return "tool versions changed"
     return None
@@ -111,9 +121,7 @@ def entries(store: Path | None = None) -> list[dict]:
     store = store or store_dir()
     out = []
     for path, r in _results(store) if store is not None else []:
-        out.append({"path": path, "core": r.get("core"), "width": r.get("width"), "target": r.get("target"),
-                    "engine": r.get("engine") or "", "status": r.get("status") or "ok",
-                    "fmax_mhz": r.get("fmax_mhz"), "stale": why_stale(r)})
+        out.append(_entry(path, r))
     return out
 
 
@@ -127,6 +135,55 @@ def prune(store: Path | None = None, dry_run: bool = False) -> list[dict]:
     return gone
 
 
+def rekey(same_results: list[str], store: Path | None = None, dry_run: bool = False) -> list[dict]:
+    """File again under today's keys the stored results that went stale only
+    because the files ``same_results`` changed (paths relative to the data
+    root, as in a result's ``hashes``), for a change that cannot alter a
+    finished result: a comment, or how a failed run is classified.  Naming a
+    file here is a claim about its diff, made by whoever runs it; the
+    re-filed result records it (``rekeyed``: old key, the files' hashes then
+    and now).  Any other changed or missing file, a tool version change or a
+    key that cannot be rebuilt leaves the entry stale.  The entries re-filed
+    (or, with ``dry_run``, that would be), each with ``new_path`` and ``files``."""
+    from . import GENERATED, Job, cache_key
+
+    store = store or store_dir()
+    allowed = {os.path.normpath(p) for p in same_results}
+    done = []
+    for path, r in _results(store) if store is not None else []:
+        if not r.get("hashes") or r.get("tools") != tools.versions(r["target"]) or not {"params", "options"} <= set(r):
+            continue
+        diffs = _diffs(r)
+        changed = sorted(rel for rel, _ in diffs)
+        if not diffs or any(state == "gone" for _, state in diffs) or not set(changed) <= allowed:
+            continue
+        params = {k: v for k, v in r["params"].items() if k != "Width"}
+        key, data = cache_key(Job(r["core"], r["width"], r["target"], params, r["options"], r["engine"]))
+        old, new = r["hashes"], {"rtl": data["rtl"], "flow_files": data["flow_files"]}
+        rebuilt = sorted(rel for kind in new for rel in set(new[kind]) | set(old.get(kind, {}))
+                         if not rel.startswith(GENERATED) and new[kind].get(rel) != old.get(kind, {}).get(rel))
+        if rebuilt != changed:
+            continue  # the rebuilt key hashes other files too: not the same design and flow
+        files = {rel: {"was": _hash_of(old, rel), "now": _hash_of(new, rel)} for rel in changed}
+        dest = path.with_name(f"{key}.json")
+        if not dry_run:
+            out = {**r, "key": key, "hashes": new, "rekeyed": [*r.get("rekeyed", []), {"from": r["key"], "files": files}]}
+            dest.write_text(json.dumps(out, indent=1, sort_keys=False))
+            path.unlink()
+        done.append({**_entry(path, r), "new_path": dest, "files": changed})
+    return done
+
+
+def _hash_of(hashes: dict, rel: str) -> str | None:
+    return next((h[rel] for h in hashes.values() if rel in h), None)
+
+
+def _entry(path: Path, r: dict) -> dict:
+    return {"path": path, "core": r.get("core"), "width": r.get("width"), "target": r.get("target"),
+            "engine": r.get("engine") or "", "status": r.get("status") or "ok",
+            "fmax_mhz": r.get("fmax_mhz"), "stale": why_stale(r)}
+
+
 def _describe(e: dict) -> str:
     eng = f" --engine {e['engine']}" if e["engine"] else ""
     fmax = f"{e['fmax_mhz']:.1f} MHz" if e["fmax_mhz"] else e["status"]
@@ -135,8 +192,11 @@ def _describe(e: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m montmul.synth.store", description=__doc__.split("\n\n")[0])
-    ap.add_argument("action", choices=("save", "list", "prune"))
-    ap.add_argument("--dry-run", action="store_true", help="prune: only list what would go")
+    ap.add_argument("action", choices=("save", "list", "prune", "rekey"))
+    ap.add_argument("--dry-run", action="store_true", help="prune, rekey: only list what would change")
+    ap.add_argument("--same-results", action="append", default=[], metavar="FILE",
+                    help="rekey: a changed file (relative to the source root) that cannot alter a finished "
+                         "result; repeatable")
     args = ap.parse_args(argv)
     store = store_dir()
     if store is None:
@@ -150,6 +210,15 @@ def main(argv: list[str] | None = None) -> int:
     elif args.action == "list":
         for e in entries(store):
             print(_describe(e) + (f"  [stale: {e['stale']}]" if e["stale"] else ""))
+    elif args.action == "rekey":
+        if not args.same_results:
+            print("error: rekey needs --same-results FILE", file=sys.stderr)
+            return 2
+        moved = rekey(args.same_results, store, args.dry_run)
+        verb = "would re-file" if args.dry_run else "re-filed"
+        print(f"{verb} {len(moved)} result(s)")
+        for e in moved:
+            print(f"  {_describe(e)} -> {e['new_path'].name}  ({', '.join(e['files'])} changed)")
     else:
         gone = prune(store, args.dry_run)
         verb = "would delete" if args.dry_run else "deleted"
