@@ -5,10 +5,11 @@ store can be turned off."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
-from montmul import synth
+from montmul import resources, synth
 from montmul.synth import store
 
 JOB = synth.Job("r2_basic", 8, "ecp5")
@@ -146,3 +147,13 @@ def test_rekey_refiles_only_results_whose_sole_change_is_named(dirs, capsys):
     assert got["rekeyed"] == [{"from": "f" * 24, "files": {rel: {"was": "0" * 64, "now": got["hashes"]["flow_files"][rel]}}}]
     assert store.why_stale(got) is None
     assert store.main(["rekey"]) == 2
+
+
+def test_result_dir_follows_a_refiled_result(dirs):
+    """A re-filed result keeps the folder it was made in (its key changed,
+    so the job's work directory name did too); without it, the job's."""
+    made = dirs[0] / "work" / "r2_basic_w8_ecp5_old"
+    res = _result(JOB, work_dir=os.path.relpath(made, resources.data_root()))
+    assert synth.result_dir(JOB, res) == synth.work_dir(JOB)
+    made.mkdir(parents=True)
+    assert synth.result_dir(JOB, res).resolve() == made.resolve()

@@ -379,7 +379,7 @@ def cmd_synth(args) -> int:
         for job, r in zip(jobs, results):
             if job.target == "ecp5" and r.get("status") == "ok":
                 try:
-                    r["critical_path_rtl"] = critpath.trace(sy.work_dir(job), r, int(job.resolve()[2]["seed"]))
+                    r["critical_path_rtl"] = critpath.trace(sy.result_dir(job, r), r, int(job.resolve()[2]["seed"]))
                 except (OSError, ValueError) as exc:
                     r["critical_path_rtl"] = {"error": str(exc)}
     if args.samples > 0:
