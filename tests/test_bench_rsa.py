@@ -70,6 +70,7 @@ def test_json_schema_and_cycles(bench, tmp_path, capsys):
     (["--config", "r2_basic:Width"], "expected P=V"),
     (["--cores", "none"], "no configuration"),
     (["--bits", "1000"], "no 1000-bit key"),
+    (["--bits", "2048", "--confirm", "verilator", "--confirm-bits", "3072"], "--confirm-bits 3072 names a size not in"),
 ])
 def test_errors(bench, argv, msg, capsys):
     assert bench.main(argv + ["--sw-reps", "0"]) == 2
