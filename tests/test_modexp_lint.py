@@ -67,3 +67,19 @@ def test_illegal_width(bad: int, tmp_path: Path) -> None:
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0
     assert "mm_modexp: Width must be in [3, 8192]" in out, out
+
+
+@pytest.mark.parametrize("core", ["r2_basic", "scs_new_ct"])
+def test_verilator_core_regs(core: str, tmp_path: Path) -> None:
+    """mm_core_regs (the timing harness of `montmul synth --engine regs`)
+    around the core as registered: Verilator -Wall clean."""
+    from montmul.engine import REGS_RTL
+
+    c = cores.get(core)
+    wrapper = write_core_wrapper(tmp_path / "mm_modexp_core.sv", core, checks=True)
+    cmd = [_tool("verilator"), "--lint-only", "-Wall", f"-I{cores.RTL / 'common'}", "-GWidth=8",
+           "--top-module", "mm_core_regs", *([str(WAIVERS)] if WAIVERS.exists() else [])]
+    cmd += [str(p) for p in c.sources()] + [str(wrapper), str(cores.RTL / REGS_RTL)]
+    proc = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and not [ln for ln in out.splitlines() if ln.startswith(("%Warning", "%Error"))], out

@@ -376,6 +376,31 @@ def test_engine_job_design(build_dir):
         sy.Job("scs_new", 32, "ecp5", engine="rsa").design(build_dir)
 
 
+def test_regs_job_design(build_dir):
+    """--engine regs: the core as registered (its own checks on) inside
+    mm_core_regs, with the core's own flow options, a cache key of its own;
+    Yosys keeps the registers."""
+    job = sy.Job("scs_new", 32, "ecp5", engine="regs")
+    design, hdl = job.design(build_dir)
+    assert design.top == "mm_core_regs" and hdl == {"Width": 32}
+    assert [p.name for p in design.sources()][-2:] == ["mm_modexp_core.sv", "mm_core_regs.sv"]
+    text = design.sources()[-2].read_text()
+    assert "mm_scs_new" in text and ".CheckRange(1'b1)" in text and ".CheckMod  (1'b1)" in text
+    engine = sy.Job("scs_new", 32, "ecp5", engine="modexp")
+    assert engine.design(build_dir)[0].sources()[-3] != design.sources()[-2]  # the engine's wrapper is not overwritten
+    alone = sy.Job("scs_new", 32, "ecp5")
+    assert len({sy.cache_key(j)[0] for j in (job, engine, alone)}) == 3
+    for width in (256, 1024):
+        assert sy.Job("scs_new", width, "ecp5", engine="regs").resolve()[2] == \
+            sy.Job("scs_new", width, "ecp5").resolve()[2]
+    assert sy.Job("scs_new", 1024, "ecp5", engine="regs").resolve()[2] != \
+        sy.Job("scs_new", 1024, "ecp5", engine=True).resolve()[2]
+    regs, core = sy.run_many([sy.Job("r2_basic", 8, "xilinx", engine="regs"), sy.Job("r2_basic", 8, "xilinx")],
+                             build_dir=build_dir / "regs")
+    # at least the result register (9 bits) and the handshake's four
+    assert regs["engine"] == "regs" and regs["ff"] >= core["ff"] + 9 + 4
+
+
 def test_resource_counts_per_family():
     """Cell names of the older Xilinx families (Virtex-II: MUXCY carry,
     MULT18X18 multipliers, FDCPE) count like the 7 series'."""

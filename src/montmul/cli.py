@@ -7,7 +7,7 @@
     montmul table3 [--samples S] [--widths 1024,2048] [--json]
     montmul leak --core NAME --width K [--samples S] [--sim ...] [--json]
     montmul demo [--samples S] [--sim ...]
-    montmul synth --core NAME[,..] --width K[,..] --target ecp5|asic|xilinx[,..] [--param P=V] [--option O=V] [--engine [modexp|crt]] [--instances] [--critical-path] [--json]
+    montmul synth --core NAME[,..] --width K[,..] --target ecp5|asic|xilinx[,..] [--param P=V] [--option O=V] [--engine [modexp|crt|regs]] [--instances] [--critical-path] [--json]
     montmul modexp --core NAME --width K --base X --exp E --mod N [--ladder] [--sim ...] [--json]
     montmul rsa [--core NAME] (--bits B | --key PEM) [--save-key PEM [--force]] [--crt|--no-crt] [--sim ...]
                 [--ladder|--no-ladder] [--allow-timing-leak] [--json] {sign,verify,encrypt,decrypt} ...
@@ -404,7 +404,7 @@ def cmd_synth(args) -> int:
         for job, r in zip(jobs, results):
             tr = r.get("critical_path_rtl")
             if tr:
-                title = f"\ncritical path of {job.core}{' engine' if job.engine else ''} at {job.width} bits"
+                title = f"\ncritical path of {job.core}{' ' + job.engine_kind if job.engine_kind else ''} at {job.width} bits"
                 print(f"{title}: {tr['error']}" if "error" in tr else critpath.format_trace(title, tr))
         if args.samples > 0:
             print(f"\ncycles: model average over {args.samples} random operand sets (seed {args.seed}); "
@@ -567,10 +567,12 @@ def build_parser() -> argparse.ArgumentParser:
     sy.add_argument("--samples", type=nonneg_int, default=1000,
                     help="random operand sets for the model's average cycles (0: no derived figures)")
     sy.add_argument("--seed", type=int, default=1, help="random seed")
-    sy.add_argument("--engine", nargs="?", const="modexp", default="", choices=("modexp", "crt"),
+    sy.add_argument("--engine", nargs="?", const="modexp", default="", choices=("modexp", "crt", "regs"),
                     help="synthesize an exponentiation engine around each core instead of the core alone: "
                          "mm_modexp (--engine, --engine modexp) or the RSA-CRT engine mm_modexp_crt (--engine crt; "
-                         "--width is the primes' width)")
+                         "--width is the primes' width); or (--engine regs) the core between registers, "
+                         "mm_core_regs, which times the paths from its inputs and to its outputs that a core "
+                         "alone leaves untimed (nextpnr out of context times no port path)")
     sy.add_argument("--instances", action="store_true",
                     help="also print the per-instance breakdown (every submodule instance's own cost)")
     sy.add_argument("--critical-path", action="store_true",

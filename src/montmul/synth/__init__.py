@@ -95,10 +95,11 @@ class Job:
 
     @property
     def engine_kind(self) -> str:
-        """"" (the core alone), "modexp" or "crt"."""
-        kind = {False: "", True: "modexp", "": "", "modexp": "modexp", "crt": "crt"}.get(self.engine)
+        """"" (the core alone), "modexp", "crt" or "regs" (the core between
+        registers, :data:`montmul.engine.REGS_RTL`)."""
+        kind = {False: "", True: "modexp", "": "", "modexp": "modexp", "crt": "crt", "regs": "regs"}.get(self.engine)
         if kind is None:
-            raise ValueError(f"unknown engine {self.engine!r}; use modexp or crt")
+            raise ValueError(f"unknown engine {self.engine!r}; use modexp, crt or regs")
         return kind
 
     def resolve(self) -> tuple[cores.Core, dict[str, int], dict[str, object]]:
@@ -109,14 +110,15 @@ class Job:
         bad = sorted(set(self.options) - set(DEFAULTS[self.target]))
         if bad:
             raise ValueError(f"unknown {self.target} flow option(s) {', '.join(bad)}; known: {', '.join(DEFAULTS[self.target])}")
-        width_opts = core.ecp5_options(self.width, engine=bool(self.engine_kind)) if self.target == "ecp5" else {}
+        engine = self.engine_kind in ("modexp", "crt")  # "regs" takes the core's own flow options
+        width_opts = core.ecp5_options(self.width, engine=engine) if self.target == "ecp5" else {}
         opts = {**DEFAULTS[self.target], **width_opts, **self.options}
         return core, hdl, opts
 
     def design(self, build: Path | None = None) -> tuple[object, dict[str, int]]:
-        """What Yosys reads: the core, or (``engine``) mm_modexp or
-        mm_modexp_crt on the core's generated wrapper (written under
-        ``<build>/engine/``), with the top's HDL parameters."""
+        """What Yosys reads: the core, or (``engine``) mm_modexp,
+        mm_modexp_crt or mm_core_regs on the core's generated wrapper
+        (written under ``<build>/engine/``), with the top's HDL parameters."""
         core, hdl, _ = self.resolve()
         kind = self.engine_kind
         if not kind:
@@ -125,9 +127,16 @@ class Job:
 
         extra = {k: v for k, v in hdl.items() if k != "Width"}
         tag = "_".join(f"{k}{v}" for k, v in sorted(extra.items()))
-        root = (build or default_build()) / "engine" / f"{core.name}_{tag}"
-        wrapper = eng.write_core_wrapper(root / f"{eng.CORE_WRAPPER}.sv", core.name, self.params or None)
+        # mm_core_regs wraps the core as registered (its own checks on), the
+        # engines the core as they fix it (montmul.engine.core_hdl_params)
+        regs = kind == "regs"
+        root = (build or default_build()) / "engine" / f"{core.name}_{tag}{'_regs' if regs else ''}"
+        wrapper = eng.write_core_wrapper(root / f"{eng.CORE_WRAPPER}.sv", core.name, self.params or None, checks=regs)
         rtl = resources.rtl_dir()
+        if regs:
+            design = flows.Design(f"{core.name}_regs", "mm_core_regs",
+                                  (*core.sources(), Path(wrapper), rtl / eng.REGS_RTL), tuple(core.includes()))
+            return design, {"Width": self.width}
         top, src, name = (("mm_modexp", eng.ENGINE_RTL, "engine") if kind == "modexp"
                           else ("mm_modexp_crt", eng.CRT_RTL, "crt_engine"))
         design = flows.Design(f"{core.name}_{name}", top,

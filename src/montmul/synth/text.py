@@ -20,7 +20,8 @@ def _name(r: dict) -> str:
     engine = r.get("engine")
     if not engine:
         return r["core"]
-    return f"mm_modexp_crt({r['core']})" if engine == "crt" else f"mm_modexp({r['core']})"
+    return {"crt": f"mm_modexp_crt({r['core']})", "regs": f"mm_core_regs({r['core']})"}.get(
+        engine, f"mm_modexp({r['core']})")
 
 
 def _params(r: dict) -> str:
