@@ -43,8 +43,9 @@ def test_jobs_cover_every_core_and_the_engine_rows():
     assert set(eng) == {(c, w) for c in ecp5.ENGINE_CORES for w in ecp5.ENGINE_WIDTHS}
     # the engine's core-alone partner runs with the engine's flow options
     for r, j in js:
-        if r == "pair":
+        if r in ("pair", "regs"):
             assert j.resolve()[2] == eng[(j.core, j.width)].resolve()[2]
+        assert (j.engine_kind == "regs") == (r == "regs")
     # an engine width outside --widths still gets its core-alone partner
     js = ecp5.jobs((2048,))
     assert ("scs_new", 256) in {(j.core, j.width) for r, j in js if r == "pair"}
@@ -52,6 +53,9 @@ def test_jobs_cover_every_core_and_the_engine_rows():
 
 def _fake(job):
     core, w = job.core, job.width
+    if job.engine_kind == "regs":
+        return {"status": "ok", "fmax_mhz": 90.0, "luts": 1300, "ff": 900, "seconds": {"total": 50.0}} \
+            if (core, w) == ("scs_new", 256) else None
     if job.engine_kind:
         fmax = {"r2_basic": 95.0, "scs_new": 80.0}.get(core)  # -5.0 % and -20 %
         return None if fmax is None or w != 256 else {"status": "ok", "fmax_mhz": fmax, "luts": 9000, "ff": 2000,
@@ -82,11 +86,16 @@ def test_build_markdown_readme(monkeypatch, tmp_path):
     assert rows[("r2_basic", 256)]["ratio"] == pytest.approx(-0.05) and rows[("r2_basic", 256)]["within"]
     assert rows[("scs_new", 256)]["ratio"] == pytest.approx(-0.20) and rows[("scs_new", 256)]["within"] is False
     assert rows[("scs_new_ct", 256)]["within"] is None  # no engine result: not judged
-    assert "| `scs_new` | 256 | 1,234 / 500 / 100.0 | 9,000 / 2,000 / 80.0 | -20.0 % | no |" in md
+    assert "| `scs_new` | 256 | 1,234 / 500 / 100.0 | 9,000 / 2,000 / 80.0 | -20.0 % | no " \
+           "| 1,300 / 900 / 90.0 | -11.1 % |" in md
+    assert rows[("r2_basic", 256)]["ratio_regs"] is None and "| -5.0 % | yes | not run | – |" in md
     assert "`montmul synth --core r2_basic --width 2048 --target ecp5`" in md  # listed as not run
     assert "`montmul synth --core r2_basic --width 1024 --target ecp5 --engine`" in md
     pair = next(j for r, j in ecp5.jobs((256,)) if r == "pair" and j.core == "r2_basic" and j.width == 1024)
     assert ecp5.command(pair) == "montmul synth --core r2_basic --width 1024 --target ecp5 --option router=router2"
+    regs = next(j for r, j in ecp5.jobs((256,)) if r == "regs" and j.core == "r2_basic" and j.width == 1024)
+    assert ecp5.command(regs) == ("montmul synth --core r2_basic --width 1024 --target ecp5 --engine regs "
+                                  "--option router=router2")
     readme = tmp_path / "README.md"
     readme.write_text(f"head\n{ecp5.README_BEGIN}\nold\n{ecp5.README_END}\ntail\n")
     ecp5.refresh_readme(readme, data)
