@@ -95,7 +95,7 @@ def test_build_markdown_readme(monkeypatch, tmp_path):
     assert ecp5.command(pair) == "montmul synth --core r2_basic --width 1024 --target ecp5 --option router=router2"
     regs = next(j for r, j in ecp5.jobs((256,)) if r == "regs" and j.core == "r2_basic" and j.width == 1024)
     assert ecp5.command(regs) == ("montmul synth --core r2_basic --width 1024 --target ecp5 --engine regs "
-                                  "--option router=router2")
+                                  "--param CheckRange=0 --param CheckMod=0 --option router=router2")
     readme = tmp_path / "README.md"
     readme.write_text(f"head\n{ecp5.README_BEGIN}\nold\n{ecp5.README_END}\ntail\n")
     ecp5.refresh_readme(readme, data)

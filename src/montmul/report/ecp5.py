@@ -43,15 +43,26 @@ def jobs(widths=WIDTHS) -> list[tuple[str, synth.Job]]:
     """(role, job): one "core" job per registered core and width, then per
     engine row the "engine", the core alone with the engine's flow options
     ("pair": the same job as the core's row where the options agree) and the
-    core between registers with them ("regs", ``--engine regs``)."""
+    core between registers with them, configured as the engine configures it
+    ("regs", ``--engine regs``: :func:`engine_core_params`)."""
     out = [("core", synth.Job(c, w, "ecp5")) for c in cores.CORES for w in widths]
     for c in ENGINE_CORES:
         for w in ENGINE_WIDTHS:
             opts = cores.get(c).ecp5_options(w, engine=True)
             out.append(("engine", synth.Job(c, w, "ecp5", engine="modexp")))
             out.append(("pair", synth.Job(c, w, "ecp5", options=opts)))
-            out.append(("regs", synth.Job(c, w, "ecp5", options=opts, engine="regs")))
+            out.append(("regs", synth.Job(c, w, "ecp5", engine_core_params(c), opts, engine="regs")))
     return out
+
+
+def engine_core_params(core: str) -> dict[str, int]:
+    """The request checks the engines turn off in their core
+    (:func:`montmul.engine.core_hdl_params`: CheckRange, CheckMod = 0), as
+    ``--param`` values for the core between registers."""
+    from .. import engine
+
+    fixed = engine.core_hdl_params(core)
+    return {k: fixed[k] for k in ("CheckRange", "CheckMod") if k in fixed}
 
 
 def command(job: synth.Job) -> str:
@@ -59,7 +70,8 @@ def command(job: synth.Job) -> str:
     eng = {"": "", "modexp": " --engine"}.get(kind, f" --engine {kind}")
     default = cores.lookup(job.core).ecp5_options(job.width, engine=kind in ("modexp", "crt"))
     opts = "".join(f" --option {k}={v}" for k, v in job.options.items() if default.get(k) != v)
-    return f"montmul synth --core {job.core} --width {job.width} --target ecp5{eng}{opts}"
+    params = "".join(f" --param {k}={v}" for k, v in job.params.items())
+    return f"montmul synth --core {job.core} --width {job.width} --target ecp5{eng}{params}{opts}"
 
 
 def _keep(res: dict | None) -> dict:
@@ -170,8 +182,9 @@ def markdown(data: dict) -> str:
           f"{ENGINE_TOLERANCE:.0%} of its core's Fmax. The core alone has unregistered inputs that the flow "
           "does not time (nextpnr out of context times no path from or to a port); inside the engine they come "
           "from registers, so a core's request path shows up only in the engine's figure. The core between "
-          "registers (`--engine regs`, `mm_core_regs`: every input and output registered, same flow options) "
-          "times those paths too.", "",
+          "registers (`--engine regs`, `mm_core_regs`: every input and output registered, same flow options, "
+          "and, as in the engine, without the core's own request checks: `--param CheckRange=0 --param "
+          "CheckMod=0`) times those paths too.", "",
           "| core | bits | core LUTs / FFs / Fmax | engine LUTs / FFs / Fmax | engine vs core | within 5 % "
           "| core between registers LUTs / FFs / Fmax | engine vs it |",
           "|---|---|---|---|---|---|---|---|"]
