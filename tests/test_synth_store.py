@@ -69,6 +69,9 @@ def test_save_copies_new_results_only(dirs):
     res = _result(JOB)
     _write(build / "cache", res)
     (build / "cache" / "junk.json").write_text("{not json")
+    stale = _result(synth.Job("r2_basic", 9, "ecp5"))
+    stale["hashes"]["rtl"][next(iter(stale["hashes"]["rtl"]))] = "0" * 64
+    _write(build / "cache", stale)
     added = store.save(cache=build / "cache")
     assert [p.name for p in added] == [f"{res['key']}.json"]
     assert json.loads((st / added[0].name).read_text()) == res

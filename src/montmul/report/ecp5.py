@@ -155,7 +155,11 @@ def markdown(data: dict) -> str:
          "out of context, post-route Fmax of `clk_i`. Each core with its registry defaults and the registry's "
          "flow options for the width (`montmul.cores.Core.ecp5_options`: one seed and router2 from 1024 bits, "
          "longer budgets for the systolic and DSP families); a short run's Fmax is the median of three "
-         "placement seeds. One cell's command: `montmul synth --core NAME --width K --target ecp5`.", ""]
+         "placement seeds. One cell's command: `montmul synth --core NAME --width K --target ecp5`. "
+         "The Fmax is the core alone's: nextpnr out of context times no path from or to a port, so the paths "
+         "from the request inputs (the range check of CheckRange=1 among them) are not in it; a design that "
+         "drives the core from registers times them (`--engine regs`; `docs/synthesis.md`, \"A core's Fmax "
+         "and its ports\").", ""]
     W = [str(w) for w in data["widths"]]
     L += ["Cells: LUTs / FFs / Fmax MHz (LUTs = LUT4 + 2 × CCU2C, as nextpnr counts them).", ""]
     L += ["| core | " + " | ".join(f"{w} bits" for w in W) + " |", "|---|" + "---|" * len(W)]
@@ -207,7 +211,8 @@ def readme_table(data: dict) -> str:
     W = [str(w) for w in data["widths"]]
     L = [f"ECP5 ({data['device']['name']}, Yosys + nextpnr-ecp5, post-route), LUTs / Fmax MHz per width, "
          f"produced by `make report-ecp5` (details, FFs, DSPs and the engine against its core: "
-         "`docs/results_ecp5.md`):", ""]
+         "`docs/results_ecp5.md`). The core alone: paths from its ports, such as the request checks, are "
+         "not timed (`docs/synthesis.md`, \"A core's Fmax and its ports\"):", ""]
     L += ["| core | " + " | ".join(f"{w} bits" for w in W) + " |", "|---|" + "---|" * len(W)]
 
     def short(e: dict) -> str:

@@ -63,8 +63,10 @@ def _results(folder: Path) -> list[tuple[Path, dict]]:
 
 
 def save(cache: Path | None = None, store: Path | None = None) -> list[Path]:
-    """Copy every result of the build cache ``cache`` (default: the default
-    build's) that the store lacks into ``store``; the new store files."""
+    """Copy every current result of the build cache ``cache`` (default: the
+    default build's) that the store lacks into ``store`` (a stale one,
+    :func:`why_stale`, is left behind: ``prune`` would delete it); the new
+    store files."""
     from . import default_build
 
     cache = cache or default_build() / "cache"
@@ -73,9 +75,9 @@ def save(cache: Path | None = None, store: Path | None = None) -> list[Path]:
         raise ValueError(f"the synthesis store is off ({STORE_ENV}={os.environ.get(STORE_ENV)!r})")
     store.mkdir(parents=True, exist_ok=True)
     added = []
-    for path, _ in _results(cache):
+    for path, r in _results(cache):
         dest = store / path.name
-        if not dest.is_file():
+        if not dest.is_file() and why_stale(r) is None:
             shutil.copyfile(path, dest)
             added.append(dest)
     return added
