@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import uuid
 
 import pytest
 
@@ -160,3 +162,40 @@ def test_result_dir_follows_a_refiled_result(dirs):
     assert synth.result_dir(JOB, res) == synth.work_dir(JOB)
     made.mkdir(parents=True)
     assert synth.result_dir(JOB, res).resolve() == made.resolve()
+
+
+@pytest.mark.rtl
+def test_rekey_same_netlist(tmp_path, monkeypatch):
+    """A result whose RTL changed is re-filed when Yosys, rerun on the new
+    RTL with the result's own scripts, writes the same netlist (an unused
+    declaration added), and stays stale when the netlist differs (the range
+    check's segment width changed)."""
+    from montmul.synth import tools
+
+    tools.check("ecp5")
+    src = resources.data_root() / "build" / "test_store" / uuid.uuid4().hex  # yowasp sees no /tmp
+    try:
+        for sub in ("rtl", "syn"):
+            shutil.copytree(resources.data_root() / sub, src / sub)
+        monkeypatch.setenv(resources.SOURCE_ENV, str(src))
+        monkeypatch.setenv("MONTMUL_SYNTH_DIR", str(src / "build" / "synth"))
+        monkeypatch.setenv(store.STORE_ENV, str(src / "store"))
+        job = synth.Job("r2_basic", 8, "ecp5", options={"seeds": 1})
+        made = synth.synth(job)
+        assert made["status"] == "ok"
+        store.save()
+        check = src / "rtl" / "common" / "mm_in_check.sv"
+        text = check.read_text()
+        check.write_text(text.replace("  localparam int CmpSeg = 32;",
+                                      "  localparam int CmpSeg = 32;\n  localparam int UnusedProbe = 7;"))
+        assert synth.cached(job) is None  # the key changed with the RTL
+        (moved,) = store.rekey_same_netlist()
+        got = synth.cached(job)
+        assert got is not None and got["fmax_mhz"] == made["fmax_mhz"] and got["key"] != made["key"]
+        assert got["rekeyed"][-1]["by"] == "netlist" and "netlist.json" in got["rekeyed"][-1]["sha256"]
+        assert store.why_stale(got) is None and moved["files"] == ["rtl/common/mm_in_check.sv"]
+        check.write_text(text.replace("localparam int CmpSeg = 32;", "localparam int CmpSeg = 2;"))
+        assert synth.cached(job) is None and store.rekey_same_netlist() == []
+        assert [e["stale"] for e in store.entries()] == ["rtl/common/mm_in_check.sv changed"]
+    finally:
+        shutil.rmtree(src, ignore_errors=True)

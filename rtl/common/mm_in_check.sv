@@ -5,8 +5,9 @@
 //   - (CheckMod = 1) an even modulus, or a modulus below 3;
 //   - (CheckRange = 1) an operand outside [0, InBound * N).
 // It sits on the request path (input ports to the error register), in the
-// cycle that accepts the request, so it does not lengthen the core's
-// register-to-register critical path.  CheckRange = 0 removes the two
+// cycle that accepts the request: inside the core it adds no register-to-
+// register path, but from a host's request registers it is a timed path,
+// so its comparators are short (32-bit segments).  CheckRange = 0 removes the two
 // comparators when the host already guarantees the range, CheckMod = 0 the
 // modulus check (an OR over all of N's bits) when the host guarantees a legal
 // N: mm_modexp checks both at its own request, and inside it the modulus
@@ -40,14 +41,19 @@ module mm_in_check #(
                                 : {{(OpWidth - Width + 1){1'b0}}, n_i};
 
   // x < bound is the borrow of x - bound = x + ~bound + 1: a segmented adder
-  // (mm_seg_add), so no carry chain is longer than a segment at any width.
+  // (mm_seg_add) in 32-bit segments, so the comparison is one 32-bit carry
+  // chain and a parallel prefix over the segments at any width.  It is on a
+  // timed path wherever the request comes from registers (docs/synthesis.md,
+  // "A core's Fmax and its ports"): with 256-bit segments one segment's
+  // chain alone was 129 CCU2C on ECP5.
+  localparam int CmpSeg = 32;
   if (CheckRange) begin : gen_range
     logic a_co, b_co;
     logic [OpWidth:0] a_diff_unused, b_diff_unused;
-    mm_seg_add #(.Width(OpWidth + 1)) u_cmp_a (
+    mm_seg_add #(.Width(OpWidth + 1), .SegWidth(CmpSeg)) u_cmp_a (
       .a_i({1'b0, a_i}), .b_i(~bound), .ci_i(1'b1), .s_o(a_diff_unused), .co_o(a_co)
     );
-    mm_seg_add #(.Width(OpWidth + 1)) u_cmp_b (
+    mm_seg_add #(.Width(OpWidth + 1), .SegWidth(CmpSeg)) u_cmp_b (
       .a_i({1'b0, b_i}), .b_i(~bound), .ci_i(1'b1), .s_o(b_diff_unused), .co_o(b_co)
     );
     assign a_lt = ~a_co;

@@ -15,6 +15,7 @@ change its key is simply never asked for again, and ``prune`` deletes it.
     python -m montmul.synth.store list     # what the store holds, stale or not
     python -m montmul.synth.store prune    # delete entries of superseded RTL/flows
     python -m montmul.synth.store rekey --same-results FILE   # see rekey()
+    python -m montmul.synth.store rekey --same-netlist        # see rekey_same_netlist()
 
 ``MONTMUL_SYNTH_STORE`` names another store folder; empty or ``off``
 disables the store (the test suite runs with it off, so a test's synthesis
@@ -24,6 +25,7 @@ never comes from git).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -176,6 +178,94 @@ def rekey(same_results: list[str], store: Path | None = None, dry_run: bool = Fa
     return done
 
 
+#: What a rerun of a result's own Yosys scripts must reproduce byte for byte
+#: (per script: the files it writes) for :func:`rekey_same_netlist`.
+NETLIST_FILES = {"synth.ys": ("netlist.json",), "hier.ys": ("hier_stat.json", "hier_inst.json")}
+
+
+def rekey_same_netlist(store: Path | None = None, dry_run: bool = False) -> list[dict]:
+    """File again under today's keys the stored results that went stale only
+    because RTL files changed, when Yosys, rerun on today's RTL with the
+    result's own scripts (``synth.ys``, ``hier.ys`` in its work folder, which
+    must still be on this machine), writes exactly the netlist and instance
+    statistics the result was made from (:data:`NETLIST_FILES`): nextpnr then
+    gets the same netlist with the same options and tool versions, and its
+    result is the same (source locations aside: :func:`_netlist_digest`).  E.g. a change to a core's request check leaves
+    every engine, which turns the check off, with the same netlist.  The
+    re-filed result records the proof (``rekeyed``: ``by`` "netlist", the
+    files' SHA-256).  Entries without their work folder, or whose netlist
+    differs, stay stale.  The entries re-filed (or, with ``dry_run``, that
+    would be, still after the Yosys reruns)."""
+    from . import GENERATED, Job, cache_key
+
+    store = store or store_dir()
+    root = resources.data_root()
+    done = []
+    for path, r in _results(store) if store is not None else []:
+        if not r.get("hashes") or r.get("tools") != tools.versions(r["target"]) or not {"params", "options"} <= set(r):
+            continue
+        diffs = _diffs(r)
+        changed = sorted(rel for rel, _ in diffs)
+        rtl = set(r["hashes"].get("rtl", {}))
+        if not diffs or any(state == "gone" for _, state in diffs) or not set(changed) <= rtl:
+            continue
+        work = root / r.get("work_dir", "")
+        if not r.get("work_dir") or not all((work / f).is_file() for ys, outs in NETLIST_FILES.items()
+                                            for f in (ys, *outs)):
+            continue
+        params = {k: v for k, v in r["params"].items() if k != "Width"}
+        key, data = cache_key(Job(r["core"], r["width"], r["target"], params, r["options"], r["engine"]))
+        old, new = r["hashes"], {"rtl": data["rtl"], "flow_files": data["flow_files"]}
+        rebuilt = sorted(rel for kind in new for rel in set(new[kind]) | set(old.get(kind, {}))
+                         if not rel.startswith(GENERATED) and new[kind].get(rel) != old.get(kind, {}).get(rel))
+        if rebuilt != changed:
+            continue
+        check = work.with_name(work.name + "_netcheck")
+        shutil.rmtree(check, ignore_errors=True)
+        check.mkdir()
+        proof = {}
+        try:
+            for ys, outs in NETLIST_FILES.items():
+                shutil.copyfile(work / ys, check / ys)
+                tools.run("yosys", ["-q", "-l", f"{Path(ys).stem}.log", ys], check, f"{Path(ys).stem}.out")
+                for f in outs:
+                    proof[f] = _netlist_digest(check / f) if (check / f).is_file() else None
+                    if proof[f] != _netlist_digest(work / f):
+                        raise _Differs(f)
+        except (_Differs, tools.ToolError):
+            continue
+        finally:
+            shutil.rmtree(check, ignore_errors=True)
+        dest = path.with_name(f"{key}.json")
+        if not dry_run:
+            rec = {"from": r["key"], "by": "netlist", "sha256": proof,
+                   "files": {rel: {"was": _hash_of(old, rel), "now": _hash_of(new, rel)} for rel in changed}}
+            dest.write_text(json.dumps({**r, "key": key, "hashes": new, "rekeyed": [*r.get("rekeyed", []), rec]},
+                                       indent=1, sort_keys=False))
+            path.unlink()
+        done.append({**_entry(path, r), "new_path": dest, "files": changed})
+    return done
+
+
+def _netlist_digest(path: Path) -> str:
+    """SHA-256 of a Yosys JSON file without its source locations (string
+    attributes named ``src``, ``module_src``, ``cell_src``: file:line text,
+    which moves with any edit above it and which nextpnr only reports)."""
+    def strip(o):
+        if isinstance(o, dict):
+            return {k: strip(v) for k, v in o.items() if not (k in _LOCATIONS and isinstance(v, str))}
+        return [strip(v) for v in o] if isinstance(o, list) else o
+
+    return hashlib.sha256(json.dumps(strip(json.loads(path.read_text())), sort_keys=True).encode()).hexdigest()
+
+
+_LOCATIONS = frozenset({"src", "module_src", "cell_src"})
+
+
+class _Differs(Exception):
+    """A rerun's output differs from the result's."""
+
+
 def _hash_of(hashes: dict, rel: str) -> str | None:
     return next((h[rel] for h in hashes.values() if rel in h), None)
 
@@ -195,6 +285,9 @@ def _describe(e: dict) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m montmul.synth.store", description=__doc__.split("\n\n")[0])
     ap.add_argument("action", choices=("save", "list", "prune", "rekey"))
+    ap.add_argument("--same-netlist", action="store_true",
+                    help="rekey: re-file results whose RTL changed when Yosys, rerun on today's RTL with the "
+                         "result's own scripts, writes the same netlist (needs the result's work folder)")
     ap.add_argument("--dry-run", action="store_true", help="prune, rekey: only list what would change")
     ap.add_argument("--same-results", action="append", default=[], metavar="FILE",
                     help="rekey: a changed file (relative to the source root) that cannot alter a finished "
@@ -213,10 +306,11 @@ def main(argv: list[str] | None = None) -> int:
         for e in entries(store):
             print(_describe(e) + (f"  [stale: {e['stale']}]" if e["stale"] else ""))
     elif args.action == "rekey":
-        if not args.same_results:
-            print("error: rekey needs --same-results FILE", file=sys.stderr)
+        if not args.same_results and not args.same_netlist:
+            print("error: rekey needs --same-results FILE or --same-netlist", file=sys.stderr)
             return 2
-        moved = rekey(args.same_results, store, args.dry_run)
+        moved = (rekey(args.same_results, store, args.dry_run) if args.same_results else []) + \
+            (rekey_same_netlist(store, args.dry_run) if args.same_netlist else [])
         verb = "would re-file" if args.dry_run else "re-filed"
         print(f"{verb} {len(moved)} result(s)")
         for e in moved:
