@@ -139,6 +139,44 @@ def prune(store: Path | None = None, dry_run: bool = False) -> list[dict]:
     return gone
 
 
+def _candidates(store: Path | None, eligible):
+    """``(path, result, key, new_hashes, changed)`` for each stored result
+    that is stale only through changed (not missing) files, all of which
+    ``eligible(result, changed)`` accepts, and whose key rebuilt today
+    (:func:`montmul.synth.cache_key`) hashes no other changed file."""
+    from . import GENERATED, Job, cache_key
+
+    store = store or store_dir()
+    for path, r in _results(store) if store is not None else []:
+        if not r.get("hashes") or r.get("tools") != tools.versions(r["target"]) or not {"params", "options"} <= set(r):
+            continue
+        diffs = _diffs(r)
+        changed = sorted(rel for rel, _ in diffs)
+        if not diffs or any(state == "gone" for _, state in diffs) or not eligible(r, changed):
+            continue
+        params = {k: v for k, v in r["params"].items() if k != "Width"}
+        key, data = cache_key(Job(r["core"], r["width"], r["target"], params, r["options"], r["engine"]))
+        old, new = r["hashes"], {"rtl": data["rtl"], "flow_files": data["flow_files"]}
+        rebuilt = sorted(rel for kind in new for rel in set(new[kind]) | set(old.get(kind, {}))
+                         if not rel.startswith(GENERATED) and new[kind].get(rel) != old.get(kind, {}).get(rel))
+        if rebuilt == changed:
+            yield path, r, key, new, changed
+
+
+def _refile(path: Path, r: dict, key: str, new: dict, changed: list[str], dry_run: bool, **why) -> dict:
+    """Write ``r`` under ``key`` with today's hashes and a ``rekeyed``
+    record (old key, the changed files' hashes then and now, ``why``),
+    delete the old entry (not with ``dry_run``); the entry as listed."""
+    dest = path.with_name(f"{key}.json")
+    if not dry_run:
+        rec = {"from": r["key"], **why,
+               "files": {rel: {"was": _hash_of(r["hashes"], rel), "now": _hash_of(new, rel)} for rel in changed}}
+        dest.write_text(json.dumps({**r, "key": key, "hashes": new, "rekeyed": [*r.get("rekeyed", []), rec]},
+                                   indent=1, sort_keys=False))
+        path.unlink()
+    return {**_entry(path, r), "new_path": dest, "files": changed}
+
+
 def rekey(same_results: list[str], store: Path | None = None, dry_run: bool = False) -> list[dict]:
     """File again under today's keys the stored results that went stale only
     because the files ``same_results`` changed (paths relative to the data
@@ -149,37 +187,14 @@ def rekey(same_results: list[str], store: Path | None = None, dry_run: bool = Fa
     and now).  Any other changed or missing file, a tool version change or a
     key that cannot be rebuilt leaves the entry stale.  The entries re-filed
     (or, with ``dry_run``, that would be), each with ``new_path`` and ``files``."""
-    from . import GENERATED, Job, cache_key
-
-    store = store or store_dir()
     allowed = {os.path.normpath(p) for p in same_results}
-    done = []
-    for path, r in _results(store) if store is not None else []:
-        if not r.get("hashes") or r.get("tools") != tools.versions(r["target"]) or not {"params", "options"} <= set(r):
-            continue
-        diffs = _diffs(r)
-        changed = sorted(rel for rel, _ in diffs)
-        if not diffs or any(state == "gone" for _, state in diffs) or not set(changed) <= allowed:
-            continue
-        params = {k: v for k, v in r["params"].items() if k != "Width"}
-        key, data = cache_key(Job(r["core"], r["width"], r["target"], params, r["options"], r["engine"]))
-        old, new = r["hashes"], {"rtl": data["rtl"], "flow_files": data["flow_files"]}
-        rebuilt = sorted(rel for kind in new for rel in set(new[kind]) | set(old.get(kind, {}))
-                         if not rel.startswith(GENERATED) and new[kind].get(rel) != old.get(kind, {}).get(rel))
-        if rebuilt != changed:
-            continue  # the rebuilt key hashes other files too: not the same design and flow
-        files = {rel: {"was": _hash_of(old, rel), "now": _hash_of(new, rel)} for rel in changed}
-        dest = path.with_name(f"{key}.json")
-        if not dry_run:
-            out = {**r, "key": key, "hashes": new, "rekeyed": [*r.get("rekeyed", []), {"from": r["key"], "files": files}]}
-            dest.write_text(json.dumps(out, indent=1, sort_keys=False))
-            path.unlink()
-        done.append({**_entry(path, r), "new_path": dest, "files": changed})
-    return done
+    return [_refile(path, r, key, new, changed, dry_run)
+            for path, r, key, new, changed in _candidates(store, lambda r, changed: set(changed) <= allowed)]
 
 
-#: What a rerun of a result's own Yosys scripts must reproduce byte for byte
-#: (per script: the files it writes) for :func:`rekey_same_netlist`.
+#: The files a rerun of a result's own Yosys scripts must reproduce (per
+#: script, the files it writes; compared by :func:`_netlist_digest`) for
+#: :func:`rekey_same_netlist`.
 NETLIST_FILES = {"synth.ys": ("netlist.json",), "hier.ys": ("hier_stat.json", "hier_inst.json")}
 
 
@@ -187,64 +202,55 @@ def rekey_same_netlist(store: Path | None = None, dry_run: bool = False) -> list
     """File again under today's keys the stored results that went stale only
     because RTL files changed, when Yosys, rerun on today's RTL with the
     result's own scripts (``synth.ys``, ``hier.ys`` in its work folder, which
-    must still be on this machine), writes exactly the netlist and instance
-    statistics the result was made from (:data:`NETLIST_FILES`): nextpnr then
-    gets the same netlist with the same options and tool versions, and its
-    result is the same (source locations aside: :func:`_netlist_digest`).  E.g. a change to a core's request check leaves
-    every engine, which turns the check off, with the same netlist.  The
-    re-filed result records the proof (``rekeyed``: ``by`` "netlist", the
-    files' SHA-256).  Entries without their work folder, or whose netlist
-    differs, stay stale.  The entries re-filed (or, with ``dry_run``, that
-    would be, still after the Yosys reruns)."""
-    from . import GENERATED, Job, cache_key
-
-    store = store or store_dir()
+    must still be on this machine), writes the netlist and instance
+    statistics the result was made from (:data:`NETLIST_FILES`; source
+    locations aside, :func:`_netlist_digest`): nextpnr then gets the same
+    netlist with the same options and tool versions, and its result is the
+    same.  E.g. a change to a core's request check leaves every engine,
+    which turns the check off, with the same netlist.  The re-filed result
+    records the proof (``rekeyed``: ``by`` "netlist", the digests).  Entries
+    without their work folder, or whose netlist differs, stay stale.  The
+    entries re-filed (or, with ``dry_run``, that would be, still after the
+    Yosys reruns)."""
     root = resources.data_root()
-    done = []
-    for path, r in _results(store) if store is not None else []:
-        if not r.get("hashes") or r.get("tools") != tools.versions(r["target"]) or not {"params", "options"} <= set(r):
-            continue
-        diffs = _diffs(r)
-        changed = sorted(rel for rel, _ in diffs)
-        rtl = set(r["hashes"].get("rtl", {}))
-        if not diffs or any(state == "gone" for _, state in diffs) or not set(changed) <= rtl:
-            continue
+
+    def eligible(r: dict, changed: list[str]) -> bool:
         work = root / r.get("work_dir", "")
-        if not r.get("work_dir") or not all((work / f).is_file() for ys, outs in NETLIST_FILES.items()
-                                            for f in (ys, *outs)):
-            continue
-        params = {k: v for k, v in r["params"].items() if k != "Width"}
-        key, data = cache_key(Job(r["core"], r["width"], r["target"], params, r["options"], r["engine"]))
-        old, new = r["hashes"], {"rtl": data["rtl"], "flow_files": data["flow_files"]}
-        rebuilt = sorted(rel for kind in new for rel in set(new[kind]) | set(old.get(kind, {}))
-                         if not rel.startswith(GENERATED) and new[kind].get(rel) != old.get(kind, {}).get(rel))
-        if rebuilt != changed:
-            continue
-        check = work.with_name(work.name + "_netcheck")
-        shutil.rmtree(check, ignore_errors=True)
-        check.mkdir()
-        proof = {}
-        try:
-            for ys, outs in NETLIST_FILES.items():
-                shutil.copyfile(work / ys, check / ys)
-                tools.run("yosys", ["-q", "-l", f"{Path(ys).stem}.log", ys], check, f"{Path(ys).stem}.out")
-                for f in outs:
-                    proof[f] = _netlist_digest(check / f) if (check / f).is_file() else None
-                    if proof[f] != _netlist_digest(work / f):
-                        raise _Differs(f)
-        except (_Differs, tools.ToolError):
-            continue
-        finally:
-            shutil.rmtree(check, ignore_errors=True)
-        dest = path.with_name(f"{key}.json")
-        if not dry_run:
-            rec = {"from": r["key"], "by": "netlist", "sha256": proof,
-                   "files": {rel: {"was": _hash_of(old, rel), "now": _hash_of(new, rel)} for rel in changed}}
-            dest.write_text(json.dumps({**r, "key": key, "hashes": new, "rekeyed": [*r.get("rekeyed", []), rec]},
-                                       indent=1, sort_keys=False))
-            path.unlink()
-        done.append({**_entry(path, r), "new_path": dest, "files": changed})
+        return (set(changed) <= set(r["hashes"].get("rtl", {})) and bool(r.get("work_dir"))
+                and all((work / f).is_file() for ys, outs in NETLIST_FILES.items() for f in (ys, *outs)))
+
+    done = []
+    for path, r, key, new, changed in _candidates(store, eligible):
+        work = root / r["work_dir"]
+        proof = _same_netlist(work)
+        if proof is not None:
+            done.append(_refile(path, r, key, new, changed, dry_run, by="netlist", sha256=proof))
     return done
+
+
+def _same_netlist(work: Path) -> dict[str, str] | None:
+    """Rerun the Yosys scripts of the job folder ``work`` in a sibling
+    folder on today's files: the digests of :data:`NETLIST_FILES` when all
+    equal the folder's own, else None."""
+    check = work.with_name(work.name + "_netcheck")
+    shutil.rmtree(check, ignore_errors=True)
+    check.mkdir()
+    proof = {}
+    try:
+        for ys, outs in NETLIST_FILES.items():
+            shutil.copyfile(work / ys, check / ys)
+            tools.run("yosys", ["-q", "-l", f"{Path(ys).stem}.log", ys], check, f"{Path(ys).stem}.out")
+            for f in outs:
+                if not (check / f).is_file():
+                    return None
+                proof[f] = _netlist_digest(check / f)
+                if proof[f] != _netlist_digest(work / f):
+                    return None
+    except tools.ToolError:
+        return None
+    finally:
+        shutil.rmtree(check, ignore_errors=True)
+    return proof
 
 
 def _netlist_digest(path: Path) -> str:
@@ -260,10 +266,6 @@ def _netlist_digest(path: Path) -> str:
 
 
 _LOCATIONS = frozenset({"src", "module_src", "cell_src"})
-
-
-class _Differs(Exception):
-    """A rerun's output differs from the result's."""
 
 
 def _hash_of(hashes: dict, rel: str) -> str | None:
