@@ -75,3 +75,34 @@ def test_json_schema_and_cycles(bench, tmp_path, capsys):
 def test_errors(bench, argv, msg, capsys):
     assert bench.main(argv + ["--sw-reps", "0"]) == 2
     assert msg in capsys.readouterr().err
+
+
+def test_confirm_bits_restricts_the_rtl_runs(bench, monkeypatch, tmp_path):
+    """--confirm-bits: only the rows of the named sizes run in RTL; the other
+    rows keep their model figures and no confirmation."""
+    def fake_run(core, params, bits, crt, sim, samples, cache_dir=None, crt_engine=True):
+        return {"core": core, "params": dict(params), "bits": bits, "crt": crt, "sim": sim, "samples": samples,
+                "engine": "crt", "width": bits // 2, "cycles": float(bits), "cycles_min": bits,
+                "cycles_max": bits, "mults": 1.0, "seconds": 0.0, "cached": False}
+
+    confirmed = []
+
+    def fake_confirm(core, params, bits, crt, sim, crt_engine=True):
+        confirmed.append((core, bits, sim))
+        return {"sim": sim, "cycles": bits, "seconds": 0.0}
+
+    monkeypatch.setattr(bench, "run_core", fake_run)
+    monkeypatch.setattr(bench, "confirm", fake_confirm)
+    monkeypatch.setattr(bench, "ecp5_result", lambda *a, **k: {
+        "fmax_mhz": None, "luts": None, "ff": None, "dsp": None, "bram": None, "fits": None, "note": "stub"})
+    out = tmp_path / "rsa.json"
+    assert bench.main(["--cores", "r2_basic,scs_new", "--bits", "2048,3072", "--confirm", "verilator",
+                       "--confirm-bits", "2048", "--sw-reps", "0", "--json-out", str(out)]) == 0
+    assert sorted(confirmed) == [("r2_basic", 2048, "verilator"), ("scs_new", 2048, "verilator")]
+    rows = json.loads(out.read_text())["rows"]
+    assert {(r["core"], r["bits"]): r["rtl_confirmed"] for r in rows} == {
+        ("r2_basic", 2048): True, ("scs_new", 2048): True, ("r2_basic", 3072): False, ("scs_new", 3072): False}
+    confirmed.clear()  # without --confirm-bits: every size
+    assert bench.main(["--cores", "r2_basic", "--bits", "2048,3072", "--confirm", "verilator",
+                       "--sw-reps", "0"]) == 0
+    assert sorted(confirmed) == [("r2_basic", 2048, "verilator"), ("r2_basic", 3072, "verilator")]
