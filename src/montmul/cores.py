@@ -84,8 +84,9 @@ TEST_WIDTHS: Mapping[str, tuple[int, ...]] = {"icarus": (8, 64), "verilator": (6
 #: r2_basic at 1024 bits 44.3 MHz with router1, 38.9 with router2).
 ECP5_OPTIONS: Mapping[int, Mapping[str, object]] = {1024: {"seeds": 1}}
 #: What an engine around a core (``--engine``) adds from 1024 bits: router2,
-#: which routed the 40,000-55,000-LUT engines that router1 left unfinished
-#: after an hour (docs/synthesis.md).
+#: the router that routes every measured 1024-bit engine within the hour
+#: (router1 gives more Fmax where it finishes, r2_basic's and scs_new_ct's,
+#: and timed out on scs_new's; docs/synthesis.md).
 ENGINE_ECP5_OPTIONS: Mapping[int, Mapping[str, object]] = {1024: {"router": "router2"}}
 
 
