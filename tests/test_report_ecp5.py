@@ -63,6 +63,9 @@ def _fake(job):
     if w == 2048 and core == "dsp_redundant_ecp5":
         return {"status": "does_not_fit", "fmax_mhz": None, "luts": 150_000, "ff": 1, "error": "does not fit",
                 "seconds": {"total": 9.0}}
+    if w == 2048 and core == "dsp_redundant":
+        return {"status": "does_not_fit", "fmax_mhz": None, "luts": 31_655, "ff": 1, "dsp": 284,
+                "error": "does not fit", "seconds": {"total": 9.0}}
     if w == 2048 and core == "mscs":
         return {"status": "timed_out", "fmax_mhz": None, "luts": 50_000, "ff": 1, "error": "timed out",
                 "seconds": {"total": 3600.0}}
@@ -79,7 +82,8 @@ def test_build_markdown_readme(monkeypatch, tmp_path):
     json.dumps(data)  # serialisable
     md = ecp5.markdown(data)
     assert "| `r2_basic` | 1,234 / 500 / 100.0 | not run |" in md
-    assert "| `dsp_redundant_ecp5` | 1,234 / 500 / 100.0 | does not fit (150,000 LUTs) |" in md
+    assert "| `dsp_redundant_ecp5` | 1,234 / 500 / 100.0 | does not fit (150,000 of 83,640 LUTs) |" in md
+    assert "| `dsp_redundant` | 1,234 / 500 / 100.0 | does not fit (284 of 156 MULT18X18D) |" in md  # what is short
     assert "| `mscs` | 1,234 / 500 / 100.0 | timed out (3,600 s) |" in md
     assert "100.0 (median of 99.0, 100.0, 101.0)" in md
     rows = {(r["core"], r["width"]): r for r in ecp5.engine_rows(data)}
@@ -112,3 +116,10 @@ def test_cli_bad_widths(capsys):
         ecp5.main(["--widths", "12x", "--cached"])
     assert e.value.code == 2
     assert "--widths" in capsys.readouterr().err
+
+
+def test_does_not_fit_cell_names_what_is_short():
+    assert ecp5.cell({"status": "does_not_fit", "luts": 90_000, "dsp": 200}) == \
+        "does not fit (90,000 of 83,640 LUTs, 200 of 156 MULT18X18D)"
+    # nextpnr found no legal placement though both counts are within the device
+    assert ecp5.cell({"status": "does_not_fit", "luts": 80_000, "dsp": 10}) == "does not fit (80,000 LUTs)"

@@ -111,13 +111,24 @@ def _n(x, fmt=",.0f") -> str:
     return "–" if x is None else format(x, fmt)
 
 
+def _over(e: dict) -> str:
+    """What a design that does not fit needs beyond the device (LUTs,
+    MULT18X18D), or its LUTs when nextpnr found no placement within both."""
+    over = []
+    if (e.get("luts") or 0) > DEVICE["luts"]:
+        over.append(f"{e['luts']:,} of {DEVICE['luts']:,} LUTs")
+    if (e.get("dsp") or 0) > DEVICE["dsp"]:
+        over.append(f"{e['dsp']:,} of {DEVICE['dsp']} MULT18X18D")
+    return ", ".join(over) or f"{_n(e.get('luts'))} LUTs"
+
+
 def cell(e: dict) -> str:
     """LUTs / FFs / Fmax of one result, or why there is none."""
     st = e.get("status")
     if st == "ok" and e.get("fmax_mhz"):
         return f"{e['luts']:,} / {e['ff']:,} / {e['fmax_mhz']:.1f}"
     if st == "does_not_fit":
-        return f"does not fit ({_n(e.get('luts'))} LUTs)"
+        return f"does not fit ({_over(e)})"
     if st == "timed_out":
         return f"timed out ({_n(e.get('seconds'))} s)"
     if st == "not_run":
