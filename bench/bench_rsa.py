@@ -158,18 +158,38 @@ def parse_config(text: str) -> tuple[str, dict[str, int]]:
     return core.strip(), params
 
 
-def _model_files_digest() -> str:
-    """Hash of the Python that decides the cycles (models, engine, rsa): the
-    model-result cache below is valid while it is unchanged."""
+def _without_docstrings(tree):
+    """``tree`` with the docstring of every module, class and function removed."""
+    import ast
+
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                    and isinstance(body[0].value.value, str):
+                node.body = body[1:] or [ast.Pass()]
+    return tree
+
+
+def code_digest(root: Path) -> str:
+    """Hash of the Python that decides the cycles (``root``'s models and its
+    top-level modules: engine, rsa, cores) as code: the syntax tree without
+    comments, docstrings or line numbers, so a reworded comment keeps the
+    model-result cache below (hours of model runs) valid."""
+    import ast
     import hashlib
 
-    import montmul
-
-    root = Path(montmul.__file__).parent
     h = hashlib.sha256()
     for f in sorted([*root.glob("models/*.py"), *root.glob("*.py")]):
-        h.update(f.read_bytes())
+        h.update(f.relative_to(root).as_posix().encode() + b"\0")
+        h.update(ast.dump(_without_docstrings(ast.parse(f.read_text(), str(f)))).encode() + b"\0")
     return h.hexdigest()[:16]
+
+
+def _model_files_digest() -> str:
+    import montmul
+
+    return code_digest(Path(montmul.__file__).parent)
 
 
 def run_core(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, samples: int,
