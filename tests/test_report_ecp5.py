@@ -123,3 +123,17 @@ def test_does_not_fit_cell_names_what_is_short():
         "does not fit (90,000 of 83,640 LUTs, 200 of 156 MULT18X18D)"
     # nextpnr found no legal placement though both counts are within the device
     assert ecp5.cell({"status": "does_not_fit", "luts": 80_000, "dsp": 10}) == "does not fit (80,000 LUTs)"
+
+
+def test_intro_names_each_core_with_its_own_flow_options(monkeypatch):
+    """The report's intro names the cores whose registry flow options differ
+    from the shared ones, with those options, from the registry itself."""
+    text = ecp5._own_options_text()
+    for name, core in cores.CORES.items():
+        assert (f"`{name}`" in text) == (dict(core.ecp5) != dict(cores.ECP5_OPTIONS)), name
+    assert "router=router2" in text  # the DSP family's
+    # a core changed in the registry shows up with its options
+    import dataclasses
+    changed = dataclasses.replace(cores.get("scs1"), ecp5={1024: {"seeds": 1, "router": "router9"}})
+    monkeypatch.setitem(cores.CORES, "scs1", changed)
+    assert "`scs1`: seeds=1, router=router9 from 1024 bits" in ecp5._own_options_text()
