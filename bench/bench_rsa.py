@@ -339,14 +339,20 @@ def _fmt_params(params: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in sorted(params.items())) or "defaults"
 
 
+def _engine_text(r: dict) -> str:
+    return {"crt": "CRT (`mm_modexp_crt`)",
+            "modexp": "CRT, 2 x `mm_modexp` in series" if r["crt"] else "no CRT (`mm_modexp`)"}[r["engine"]]
+
+
 def markdown(data: dict) -> str:
     out = []
     sim = data["sim"]
     dev = data["device"]
     out.append(f"RSA private-key operation (RSASSA-PKCS1-v1_5 SHA-256 sign, NIST SigGen15_186-2 keys), "
                f"square-and-multiply. With the CRT on the RSA-CRT engine `mm_modexp_crt` (both half-width "
-               f"exponentiations side by side on one core, Garner's h on the core: `docs/modexp.md`), without it "
-               f"on `mm_modexp`. Cycles from the "
+               f"exponentiations side by side on one core, Garner's h on the core: `docs/modexp.md`) or as two "
+               f"`mm_modexp` exponentiations in series on one engine (column \"engine\"), without the CRT on "
+               f"`mm_modexp`. Cycles from the "
                f"{'cycle-exact model' if sim == 'model' else sim + ' RTL simulation'}, mean of {data['samples']} "
                f"message(s). Time = cycles / that engine's own post-route ECP5 Fmax at the width it runs at "
                f"(`montmul synth --core NAME --width K --target ecp5 --engine crt|modexp`); resources are that "
@@ -363,8 +369,7 @@ def markdown(data: dict) -> str:
         spread = "" if r["cycles_min"] == r["cycles_max"] else f" ({_fmt_int(r['cycles_min'])}-{_fmt_int(r['cycles_max'])})"
         conf = f"{r['confirmed']['sim']} = model" if r.get("confirmed") else "-"
         fits = {True: "yes", False: "no", None: "?"}[r["fits"]]
-        engine = {"crt": "CRT (`mm_modexp_crt`)", "modexp": "CRT, 2 x `mm_modexp` in series" if r["crt"]
-                  else "no CRT (`mm_modexp`)"}[r["engine"]]
+        engine = _engine_text(r)
         out.append(f"| `{r['core']}` | {_fmt_params(r['params'])} | {r['bits']} | {engine} "
                    f"| {r['width']} | {_fmt_int(r['mults'])} | {_fmt_int(r['cycles'])}{spread} "
                    f"| {conf} | {fmax} | {_fmt_int(r['luts'])} "
@@ -378,17 +383,17 @@ def markdown(data: dict) -> str:
         out += ["", f"RSA-{bits} with the CRT, Pareto front (time against LUTs and DSPs; a core off the front is "
                     f"beaten by one on it in all three):", ""]
         if front:
-            out += ["| core | parameters | time (ms) | LUTs | DSPs |", "|---|---|---|---|---|"]
-            out += [f"| `{r['core']}` | {_fmt_params(r['params'])} | {r['ms']:.2f} | {_fmt_int(r['luts'])} "
-                    f"| {_fmt_int(r['dsp'])} |" for r in front]
+            out += ["| core | parameters | engine | time (ms) | LUTs | DSPs |", "|---|---|---|---|---|---|"]
+            out += [f"| `{r['core']}` | {_fmt_params(r['params'])} | {_engine_text(r)} | {r['ms']:.2f} "
+                    f"| {_fmt_int(r['luts'])} | {_fmt_int(r['dsp'])} |" for r in front]
         else:
             out.append("No row has both a time and a LUT count yet (no engine synthesis in the cache at this width).")
         out += ["", f"RSA-{bits} with the CRT, fastest core within an area budget:", "",
-                "| LUT budget | DSP budget | core | parameters | time (ms) |", "|---|---|---|---|---|"]
+                "| LUT budget | DSP budget | core | parameters | engine | time (ms) |", "|---|---|---|---|---|---|"]
         for b in best_per_budget(rows):
             best = b["best"]
-            who = (f"`{best['core']}` | {_fmt_params(best['params'])} | {best['ms']:.2f}" if best
-                   else "none measured | - | -")
+            who = (f"`{best['core']}` | {_fmt_params(best['params'])} | {_engine_text(best)} | {best['ms']:.2f}"
+                   if best else "none measured | - | - | -")
             out.append(f"| {b['lut_budget']:,} | {b['dsp_budget']} | {who} |")
     out.append("")
     out.append("Published (papers 002, 004), as printed:")
@@ -435,8 +440,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="one more configuration, e.g. dsp_redundant_ecp5:Interleave=2 (repeatable)")
     ap.add_argument("--bits", default="2048,3072,4096")
     ap.add_argument("--crt", choices=("yes", "no", "both"), default="yes")
-    ap.add_argument("--crt-engine", action=argparse.BooleanOptionalAction, default=True,
-                    help="the CRT on the CRT engine mm_modexp_crt (default), or as two mm_modexp jobs in series")
+    ap.add_argument("--crt-engine", choices=("yes", "no", "both"), default="yes",
+                    help="the CRT on the CRT engine mm_modexp_crt (yes, the default), as two mm_modexp jobs in "
+                         "series on one engine (no; fits where the CRT engine does not), or each configuration "
+                         "both ways (both)")
+    ap.add_argument("--no-crt-engine", dest="crt_engine", action="store_const", const="no",
+                    help="the same as --crt-engine no")
     ap.add_argument("--sim", choices=("model", "icarus", "verilator"), default="model")
     ap.add_argument("--samples", type=int, default=1, help="messages per core and key (data-dependent cores vary)")
     ap.add_argument("--confirm", choices=("none", "icarus", "verilator"), default="none",
@@ -480,19 +489,22 @@ def main(argv: list[str] | None = None) -> int:
         print("bench_rsa: error: --samples must be at least 1", file=sys.stderr)
         return 2
     crts = {"yes": (True,), "no": (False,), "both": (True, False)}[args.crt]
-    tasks = [(c, p, b, crt) for c, p in configs for b in bits for crt in crts]
+    engines = {"yes": (True,), "no": (False,), "both": (True, False)}[args.crt_engine]
+    # without the CRT there is one engine (mm_modexp): one task, whatever --crt-engine says
+    tasks = [(c, p, b, crt, ce) for c, p in configs for b in bits for crt in crts
+             for ce in (engines if crt else engines[:1])]
     t0 = time.perf_counter()
     progress.enable(True)
     rows = []
     pool = concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs) if args.jobs > 1 else None
     with progress.Bar(len(tasks), "bench_rsa: signatures per configuration", unit="config") as bar:
         if pool is None:
-            futs = [(lambda t=t: run_core(*t, args.sim, args.samples, args.cache or None, args.crt_engine))
+            futs = [(lambda t=t: run_core(*t[:4], args.sim, args.samples, args.cache or None, t[4]))
                     for t in tasks]
         else:
-            futs = [pool.submit(run_core, *t, args.sim, args.samples, args.cache or None, args.crt_engine).result
+            futs = [pool.submit(run_core, *t[:4], args.sim, args.samples, args.cache or None, t[4]).result
                     for t in tasks]
-        for (c, p, b, crt), result in zip(tasks, futs):
+        for (c, p, b, crt, _), result in zip(tasks, futs):
             try:
                 rows.append(result())
             except (ValueError, RuntimeError) as exc:  # e.g. a width the core's parameters do not allow
@@ -504,7 +516,8 @@ def main(argv: list[str] | None = None) -> int:
         todo = [r for r in rows if r["bits"] in confirm_bits]
         with progress.Bar(len(todo), f"bench_rsa: one signature per row on {args.confirm}", unit="row") as bar:
             for r in todo:
-                r["confirmed"] = confirm(r["core"], r["params"], r["bits"], r["crt"], args.confirm, args.crt_engine)
+                r["confirmed"] = confirm(r["core"], r["params"], r["bits"], r["crt"], args.confirm,
+                                         r["engine"] == "crt")
                 bar.update()
     missing = []
     for r in rows:

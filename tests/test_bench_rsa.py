@@ -82,13 +82,14 @@ def test_confirm_bits_restricts_the_rtl_runs(bench, monkeypatch, tmp_path):
     rows keep their model figures and no confirmation."""
     def fake_run(core, params, bits, crt, sim, samples, cache_dir=None, crt_engine=True):
         return {"core": core, "params": dict(params), "bits": bits, "crt": crt, "sim": sim, "samples": samples,
-                "engine": "crt", "width": bits // 2, "cycles": float(bits), "cycles_min": bits,
+                "engine": "crt" if crt and crt_engine else "modexp", "width": bits // 2 if crt else bits,
+                "cycles": float(bits), "cycles_min": bits,
                 "cycles_max": bits, "mults": 1.0, "seconds": 0.0, "cached": False}
 
     confirmed = []
 
     def fake_confirm(core, params, bits, crt, sim, crt_engine=True):
-        confirmed.append((core, bits, sim))
+        confirmed.append((core, bits, sim) + (() if crt_engine else ("modexp",)))
         return {"sim": sim, "cycles": bits, "seconds": 0.0}
 
     monkeypatch.setattr(bench, "run_core", fake_run)
@@ -106,6 +107,19 @@ def test_confirm_bits_restricts_the_rtl_runs(bench, monkeypatch, tmp_path):
     assert bench.main(["--cores", "r2_basic", "--bits", "2048,3072", "--confirm", "verilator",
                        "--sw-reps", "0"]) == 0
     assert sorted(confirmed) == [("r2_basic", 2048, "verilator"), ("r2_basic", 3072, "verilator")]
+    # --crt-engine both: each configuration on the CRT engine and as two mm_modexp jobs, each
+    # confirmed on its own engine; without the CRT there is one engine, so one row
+    confirmed.clear()
+    assert bench.main(["--cores", "r2_basic", "--bits", "2048", "--crt", "both", "--crt-engine", "both",
+                       "--confirm", "verilator", "--sw-reps", "0", "--json-out", str(out)]) == 0
+    assert sorted(confirmed) == [("r2_basic", 2048, "verilator"), ("r2_basic", 2048, "verilator", "modexp"),
+                                 ("r2_basic", 2048, "verilator", "modexp")]
+    rows = json.loads(out.read_text())["rows"]
+    assert sorted((r["crt"], r["engine"]) for r in rows) == [(False, "modexp"), (True, "crt"), (True, "modexp")]
+    confirmed.clear()  # --no-crt-engine is --crt-engine no
+    assert bench.main(["--cores", "r2_basic", "--bits", "2048", "--no-crt-engine", "--confirm", "verilator",
+                       "--sw-reps", "0"]) == 0
+    assert confirmed == [("r2_basic", 2048, "verilator", "modexp")]
 
 
 def test_model_cache_key_ignores_comments_and_docstrings_only(bench, tmp_path):
