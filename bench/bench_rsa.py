@@ -226,14 +226,41 @@ def run_core(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, 
     return {**row, "cached": False}
 
 
-def confirm(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, crt_engine: bool = True) -> dict:
+def rtl_digest(root: Path) -> str:
+    """Hash of every RTL source under ``root`` (names and contents)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for f in sorted(p for p in root.rglob("*") if p.suffix in (".sv", ".svh", ".v")):
+        h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def confirm(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, crt_engine: bool = True,
+            cache_dir: str | None = None) -> dict:
     """One signature in RTL simulation; montmul.rsa checks every result and
-    every cycle count against the model (RuntimeError if they differ)."""
+    every cycle count against the model (RuntimeError if they differ).  A
+    confirmation is cached in ``cache_dir``/confirm, keyed on the model code
+    and the RTL, so the RTL column of a long bench fills in over several runs
+    (``--cores`` subsets) and a later full run reuses it."""
+    from montmul import resources
+
+    cache = None
+    if cache_dir:
+        tag = (f"{config_name(core, params)}_{bits}_{int(crt)}{int(crt_engine)}_{sim}_"
+               f"{_model_files_digest()}_{rtl_digest(resources.rtl_dir())}")
+        cache = Path(cache_dir) / "confirm" / (tag.replace(":", "_").replace(",", "_").replace("=", "") + ".json")
+        if cache.is_file():
+            return {**json.loads(cache.read_text()), "cached": True}
     key = nist_key(bits)
     hw = rsa.Hardware(core=core, sim=sim, params=params or None, check=True, crt_engine=crt_engine)
     t0 = time.perf_counter()
     r = rsa.sign(key, b"montmul bench message 0", hw, crt=crt)
-    return {"sim": sim, "cycles": r.cycles, "seconds": round(time.perf_counter() - t0, 1)}
+    out = {"sim": sim, "cycles": r.cycles, "seconds": round(time.perf_counter() - t0, 1)}
+    if cache is not None:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        cache.write_text(json.dumps(out))
+    return {**out, "cached": False}
 
 
 def software(bits: int, reps: int) -> dict:
@@ -517,7 +544,7 @@ def main(argv: list[str] | None = None) -> int:
         with progress.Bar(len(todo), f"bench_rsa: one signature per row on {args.confirm}", unit="row") as bar:
             for r in todo:
                 r["confirmed"] = confirm(r["core"], r["params"], r["bits"], r["crt"], args.confirm,
-                                         r["engine"] == "crt")
+                                         r["engine"] == "crt", args.cache or None)
                 bar.update()
     missing = []
     for r in rows:

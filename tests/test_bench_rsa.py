@@ -88,7 +88,7 @@ def test_confirm_bits_restricts_the_rtl_runs(bench, monkeypatch, tmp_path):
 
     confirmed = []
 
-    def fake_confirm(core, params, bits, crt, sim, crt_engine=True):
+    def fake_confirm(core, params, bits, crt, sim, crt_engine=True, cache_dir=None):
         confirmed.append((core, bits, sim) + (() if crt_engine else ("modexp",)))
         return {"sim": sim, "cycles": bits, "seconds": 0.0}
 
@@ -139,3 +139,36 @@ def test_model_cache_key_ignores_comments_and_docstrings_only(bench, tmp_path):
     assert bench.code_digest(pkg) == base
     (pkg / "models" / "m2.py").write_text("X = 1\n")  # a new model file counts
     assert bench.code_digest(pkg) != base
+
+
+def test_confirmations_are_cached_on_the_code_and_the_rtl(bench, monkeypatch, tmp_path):
+    """A confirmed row is cached (so the RTL column fills in over several
+    runs); an RTL change, another engine or another size runs again."""
+    from types import SimpleNamespace
+
+    from montmul import resources
+
+    rtl = tmp_path / "rtl"
+    (rtl / "common").mkdir(parents=True)
+    (rtl / "common" / "mm_x.sv").write_text("module mm_x; endmodule\n")
+    monkeypatch.setattr(resources, "rtl_dir", lambda: rtl)
+    runs = []
+
+    def fake_sign(key, msg, hw, crt=True):
+        runs.append((hw.core, hw.crt_engine))
+        return SimpleNamespace(cycles=1234)
+
+    monkeypatch.setattr(bench.rsa, "sign", fake_sign)
+    cache = str(tmp_path / "cache")
+    first = bench.confirm("r2_basic", {}, 2048, True, "verilator", True, cache)
+    assert (first["cycles"], first["cached"]) == (1234, False) and len(runs) == 1
+    again = bench.confirm("r2_basic", {}, 2048, True, "verilator", True, cache)
+    assert again["cached"] and again["cycles"] == 1234 and len(runs) == 1
+    bench.confirm("r2_basic", {}, 2048, True, "verilator", False, cache)  # two mm_modexp jobs: its own run
+    bench.confirm("r2_basic", {}, 3072, True, "verilator", True, cache)
+    assert len(runs) == 3
+    (rtl / "common" / "mm_x.sv").write_text("module mm_x; wire w; endmodule\n")  # the RTL changed
+    assert not bench.confirm("r2_basic", {}, 2048, True, "verilator", True, cache)["cached"]
+    assert len(runs) == 4
+    bench.confirm("r2_basic", {}, 2048, True, "verilator", True, None)  # no cache: always runs
+    assert len(runs) == 5
