@@ -237,12 +237,13 @@ def rtl_digest(root: Path) -> str:
 
 
 def confirm(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, crt_engine: bool = True,
-            cache_dir: str | None = None) -> dict:
+            cache_dir: str | None = None, run: bool = True) -> dict | None:
     """One signature in RTL simulation; montmul.rsa checks every result and
     every cycle count against the model (RuntimeError if they differ).  A
     confirmation is cached in ``cache_dir``/confirm, keyed on the model code
     and the RTL, so the RTL column of a long bench fills in over several runs
-    (``--cores`` subsets) and a later full run reuses it."""
+    (``--cores`` subsets) and a later full run reuses it.  ``run=False``:
+    only a cached confirmation, else None."""
     from montmul import resources
 
     cache = None
@@ -252,6 +253,8 @@ def confirm(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, c
         cache = Path(cache_dir) / "confirm" / (tag.replace(":", "_").replace(",", "_").replace("=", "") + ".json")
         if cache.is_file():
             return {**json.loads(cache.read_text()), "cached": True}
+    if not run:
+        return None
     key = nist_key(bits)
     hw = rsa.Hardware(core=core, sim=sim, params=params or None, check=True, crt_engine=crt_engine)
     t0 = time.perf_counter()
@@ -480,6 +483,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--confirm-bits", default="",
                     help="with --confirm: only the rows of these RSA sizes (comma-separated; default: every "
                          "size in --bits), e.g. 2048 where a 4096-bit signature on a slow core would take hours")
+    ap.add_argument("--confirm-cached-only", action="store_true",
+                    help="with --confirm: show the confirmations cached by earlier runs (same model code and "
+                         "RTL), run none; the other rows show '-'")
     ap.add_argument("--sw-reps", type=int, default=200, help="repetitions of each software operation")
     ap.add_argument("--jobs", type=int, default=1, help="parallel processes for the cores")
     ap.add_argument("--synth", action="store_true", help="run missing ECP5 engine synthesis (hours at 1024 bits)")
@@ -504,6 +510,8 @@ def main(argv: list[str] | None = None) -> int:
         for b in bits:
             nist_key(b)
         confirm_bits = [int(b) for b in args.confirm_bits.split(",") if b.strip()] or bits
+        if args.confirm_cached_only and (args.confirm == "none" or not args.cache):
+            raise ValueError("--confirm-cached-only needs --confirm SIM and a --cache")
         if not set(confirm_bits) <= set(bits):
             raise ValueError(f"--confirm-bits {args.confirm_bits} names a size not in --bits {args.bits}")
     except KeyError as exc:
@@ -544,7 +552,7 @@ def main(argv: list[str] | None = None) -> int:
         with progress.Bar(len(todo), f"bench_rsa: one signature per row on {args.confirm}", unit="row") as bar:
             for r in todo:
                 r["confirmed"] = confirm(r["core"], r["params"], r["bits"], r["crt"], args.confirm,
-                                         r["engine"] == "crt", args.cache or None)
+                                         r["engine"] == "crt", args.cache or None, not args.confirm_cached_only)
                 bar.update()
     missing = []
     for r in rows:

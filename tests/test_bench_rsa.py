@@ -71,6 +71,7 @@ def test_json_schema_and_cycles(bench, tmp_path, capsys):
     (["--cores", "none"], "no configuration"),
     (["--bits", "1000"], "no 1000-bit key"),
     (["--bits", "2048", "--confirm", "verilator", "--confirm-bits", "3072"], "--confirm-bits 3072 names a size not in"),
+    (["--bits", "2048", "--confirm-cached-only"], "--confirm-cached-only needs --confirm"),
 ])
 def test_errors(bench, argv, msg, capsys):
     assert bench.main(argv + ["--sw-reps", "0"]) == 2
@@ -88,7 +89,9 @@ def test_confirm_bits_restricts_the_rtl_runs(bench, monkeypatch, tmp_path):
 
     confirmed = []
 
-    def fake_confirm(core, params, bits, crt, sim, crt_engine=True, cache_dir=None):
+    def fake_confirm(core, params, bits, crt, sim, crt_engine=True, cache_dir=None, run=True):
+        if not run:  # --confirm-cached-only: nothing cached here
+            return None
         confirmed.append((core, bits, sim) + (() if crt_engine else ("modexp",)))
         return {"sim": sim, "cycles": bits, "seconds": 0.0}
 
@@ -120,6 +123,10 @@ def test_confirm_bits_restricts_the_rtl_runs(bench, monkeypatch, tmp_path):
     assert bench.main(["--cores", "r2_basic", "--bits", "2048", "--no-crt-engine", "--confirm", "verilator",
                        "--sw-reps", "0"]) == 0
     assert confirmed == [("r2_basic", 2048, "verilator", "modexp")]
+    confirmed.clear()  # --confirm-cached-only runs nothing new, and rows stay unconfirmed
+    assert bench.main(["--cores", "r2_basic", "--bits", "2048", "--confirm", "verilator", "--confirm-cached-only",
+                       "--sw-reps", "0", "--json-out", str(out)]) == 0
+    assert confirmed == [] and not json.loads(out.read_text())["rows"][0]["rtl_confirmed"]
 
 
 def test_model_cache_key_ignores_comments_and_docstrings_only(bench, tmp_path):
@@ -171,4 +178,9 @@ def test_confirmations_are_cached_on_the_code_and_the_rtl(bench, monkeypatch, tm
     assert not bench.confirm("r2_basic", {}, 2048, True, "verilator", True, cache)["cached"]
     assert len(runs) == 4
     bench.confirm("r2_basic", {}, 2048, True, "verilator", True, None)  # no cache: always runs
+    assert len(runs) == 5
+    # run=False (--confirm-cached-only): a cached one, or None without running
+    assert bench.confirm("r2_basic", {}, 2048, True, "verilator", True, cache, run=False)["cached"]
+    assert bench.confirm("r2_basic", {}, 3072, True, "verilator", True, cache, run=False) is None  # older RTL
+    assert bench.confirm("r2_basic", {}, 4096, True, "verilator", True, cache, run=False) is None
     assert len(runs) == 5
