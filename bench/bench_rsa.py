@@ -192,6 +192,11 @@ def _model_files_digest() -> str:
     return code_digest(Path(montmul.__file__).parent)
 
 
+def _cache_file(folder: Path, tag: str) -> Path:
+    """A cache file for ``tag`` (a configuration name with its digests) in ``folder``."""
+    return folder / (tag.replace(":", "_").replace(",", "_").replace("=", "") + ".json")
+
+
 def run_core(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, samples: int,
              cache_dir: str | None = None, crt_engine: bool = True) -> dict:
     """Average cycles of ``samples`` signatures on ``core`` (with ``params``);
@@ -201,7 +206,7 @@ def run_core(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, 
     cache = None
     if cache_dir and sim == "model":
         tag = f"{config_name(core, params)}_{bits}_{int(crt)}{int(crt_engine)}_{samples}_{_model_files_digest()}"
-        cache = Path(cache_dir) / (tag.replace(":", "_").replace(",", "_").replace("=", "") + ".json")
+        cache = _cache_file(Path(cache_dir), tag)
         if cache.is_file():
             return {**json.loads(cache.read_text()), "cached": True}
     key = nist_key(bits)
@@ -250,7 +255,7 @@ def confirm(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, c
     if cache_dir:
         tag = (f"{config_name(core, params)}_{bits}_{int(crt)}{int(crt_engine)}_{sim}_"
                f"{_model_files_digest()}_{rtl_digest(resources.rtl_dir())}")
-        cache = Path(cache_dir) / "confirm" / (tag.replace(":", "_").replace(",", "_").replace("=", "") + ".json")
+        cache = _cache_file(Path(cache_dir) / "confirm", tag)
         if cache.is_file():
             return {**json.loads(cache.read_text()), "cached": True}
     if not run:
