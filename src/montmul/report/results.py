@@ -78,11 +78,10 @@ def designs(only: list[str] | None = None) -> list[Design]:
 # Cycles (model statistics, cached)
 
 def _model_hash() -> str:
-    h = hashlib.sha256()
+    """Hash of what the cycle statistics depend on: the registry, the
+    statistics and the models, as code (comments do not count)."""
     src = resources.package_dir()
-    for p in sorted([src / "cores.py", src / "stats.py", *(src / "models").rglob("*.py")]):
-        h.update(p.read_bytes())
-    return h.hexdigest()[:16]
+    return resources.code_digest([src / "cores.py", src / "stats.py", *(src / "models").rglob("*.py")], src)
 
 
 def _cycles_one(args) -> dict:
