@@ -325,6 +325,14 @@ register(Core(
     description="SCS-MM-2: two-level CSA loop, reused for the conversion until SC = 0",
 ))
 
+#: 2048-bit ECP5 runs of the cores whose routing router1 does not finish in
+#: the hour (measured on the loaded 2-core machine: mscs timed out at 3,600 s
+#: with 2,370 wires still overused; fcs1_bin still had 102,912 after 50
+#: minutes; fcs2_bin and fcs_mmm42 have the same carry-save datapath and are
+#: larger): router2, which routed every 40,000-55,000-LUT engine at 1024 bits
+#: in 22-31 minutes, and two hours.  Below 2048 bits the registry defaults.
+WIDE_ROUTE_ECP5 = {**ECP5_OPTIONS, 2048: {**ECP5_OPTIONS[1024], "router": "router2", "budget_s": 7200}}
+
 register(Core(
     name="fcs1_bin",
     family="radix2",
@@ -339,6 +347,7 @@ register(Core(
     # Constant: k+2 iterations, then ceil((k+1)/w) converter words.
     latency_bound=lambda k, p: (k + 2) + ceil_div(k + 1, p["CpaWidth"]),
     description="FCS-MM-1 (five-to-two CSA, BRFA, carry-save in/out) with a word-serial CPA to binary",
+    ecp5=WIDE_ROUTE_ECP5,
 ))
 
 register(Core(
@@ -355,6 +364,7 @@ register(Core(
     # Constant: 1 precompute cycle (D = B + N), k+2 iterations, converter words.
     latency_bound=lambda k, p: 1 + (k + 2) + ceil_div(k + 1, p["CpaWidth"]),
     description="FCS-MM-2 (D = B + N in carry-save, four-to-two CSA) with a word-serial CPA to binary",
+    ecp5=WIDE_ROUTE_ECP5,
 ))
 
 register(Core(
@@ -368,6 +378,7 @@ register(Core(
     latency_bound=mscs_bound,
     data_dependent=True,
     description="MSCS-MM: one-level CSA for D = B + N, the k+2 iterations and the conversion",
+    ecp5=WIDE_ROUTE_ECP5,
 ))
 
 register(Core(
@@ -381,6 +392,7 @@ register(Core(
     latency_bound=fcs_mmm42_bound,
     data_dependent=True,
     description="FCS-MMM42 (reconstructed): 4:2 CSA, skipped iterations, binary interface with CSA conversion",
+    ecp5=WIDE_ROUTE_ECP5,
 ))
 
 register(Core(
