@@ -91,6 +91,15 @@ module mm_modexp #(
   logic [Width:0]    y_q, y_d;            // base*R / ladder R1 / value to reduce / result
   logic              err_q, err_d;
 
+  // The core's operands come from registers (opa_q, opb_q), and its result
+  // goes into x or y through a multiplexer whose select is a flip-flop, so
+  // no engine decode sits between the core's registers and the engine's
+  // wide registers, or between the engine's and the core's (see "Operand
+  // and result paths" below).
+  logic [Width:0]    opa_q, opa_d, opb_q, opb_d;
+  logic              ldx_q, ldx_d, ldy_q, ldy_d;  // x / y take core_s (StWait)
+  logic              ldr_q, ldr_d;                 // y takes the reduction (StRed3)
+
   // Request checks, in the accepting cycle (like the cores' mm_in_check).
   logic              req_err;
   logic              bad_n, bad_base, bad_len, bad_exp, bad_r2;
@@ -145,7 +154,7 @@ module mm_modexp #(
   // The core.
   logic              core_in_valid, core_in_ready;
   logic              core_out_valid, core_out_ready;
-  logic [Width:0]    op_a, op_b, core_s;
+  logic [Width:0]    core_s;
   logic              core_err;
 
   mm_modexp_core #(
@@ -155,8 +164,8 @@ module mm_modexp #(
     .rst_ni     (rst_ni),
     .in_valid_i (core_in_valid),
     .in_ready_o (core_in_ready),
-    .a_i        (op_a),
-    .b_i        (op_b),
+    .a_i        (opa_q),
+    .b_i        (opb_q),
     .n_i        (n_q),
     .out_valid_o(core_out_valid),
     .out_ready_i(core_out_ready),
@@ -285,50 +294,112 @@ module mm_modexp #(
   assign red_c = {pre_g[RedLevels] | pre_t[RedLevels], 1'b1};
   assign chk_d    = (&chk1_q) | (&chkn_q);
 
+  // Operand and result paths.  The core reads its operands from opa_q and
+  // opb_q, loaded at the edge that enters StMul (held in StMul), so the
+  // core's load multiplexers see flip-flops, as between registers.  Their
+  // sources are chosen by one-hot flip-flops (sa_q, sb_q), the plan of the
+  // operands that the next StMul will need, computed one cycle ahead from
+  // registers that stay unchanged over a product (phase, ladder, sub-step,
+  // exponent bit, last bit):
+  //   StIdle, StDone   -> (R2 port, 1)       the first product, PhOne
+  //   StRed1..3        -> (base, R2)         PhBase, after the R^2 check
+  //   StMul, StWait    -> the operands of the product after this one, from
+  //                       the core's result (core_s), x and y
+  // A product's destination (x or y) takes core_s in every StWait cycle
+  // (ldx_q / ldy_q, set at the accepting edge, cleared at the edge that
+  // takes the response), so the last load is the result and the core's
+  // response valid is in no wide multiplexer's select.  The destination's
+  // old value is never needed after its product is accepted: the plan
+  // takes the new value from core_s, the other register from x or y.
+  localparam int SrcCore = 0, SrcX = 1, SrcY = 2, SrcIn = 3, SrcReg = 4;
+  // a: SrcIn = the R2 port, SrcReg = base; b: SrcIn = 1, SrcReg = R2.
+  logic [4:0] sa_q, sa_d, sb_q, sb_d;
+  logic       destx;  // the current product's destination is x (else y)
+
   always_comb begin
     ebit     = ebit_q;
     last_bit = (idx_q == '0);
 
-    // Operands of the current product.
-    op_a = x_q;
-    op_b = One;
+    // Destination of the product of phase_q / sub_q / ebit.
     unique case (phase_q)
-      PhOne: begin
-        op_a = {1'b0, r2_q};
-        op_b = One;
+      PhOne:   destx = 1'b1;
+      PhLoop:  destx = ladder_q ? (sub_q ? !ebit : ebit) : 1'b1;
+      default: destx = 1'b0;  // PhChk, PhBase, PhExit: y
+    endcase
+
+    // The plan: operands of the next product.
+    sa_d = 5'b1 << SrcCore;
+    sb_d = 5'b1 << SrcIn;
+    unique case (state_q)
+      StIdle, StDone: begin
+        sa_d = 5'b1 << SrcIn;
+        sb_d = 5'b1 << SrcIn;
       end
-      PhChk, PhExit: begin
-        op_a = x_q;
-        op_b = One;
+      StRed1, StRed2, StRed3: begin
+        sa_d = 5'b1 << SrcReg;
+        sb_d = 5'b1 << SrcReg;
       end
-      PhBase: begin
-        op_a = {1'b0, base_q};
-        op_b = {1'b0, r2_q};
-      end
-      PhLoop: begin
-        if (ladder_q) begin
-          // First x*y, then the square of the register the product did not
-          // overwrite: y*y when e_i = 1, x*x when e_i = 0.
-          if (!sub_q) begin
-            op_a = x_q;
-            op_b = y_q;
-          end else if (ebit) begin
-            op_a = y_q;
-            op_b = y_q;
-          end else begin
-            op_a = x_q;
-            op_b = x_q;
+      default: begin  // StMul, StWait: the product after this one
+        unique case (phase_q)
+          PhBase: begin
+            // First loop product: ladder x*y (y new), else x*x.
+            sa_d = 5'b1 << SrcX;
+            sb_d = ladder_q ? (5'b1 << SrcCore) : (5'b1 << SrcX);
           end
-        end else begin
-          op_a = x_q;
-          op_b = sub_q ? y_q : x_q;
-        end
-      end
-      default: begin
-        op_a = x_q;
-        op_b = One;
+          PhLoop: begin
+            if (ladder_q) begin
+              if (!sub_q) begin
+                // Next: the square of the register not overwritten.
+                sa_d = ebit ? (5'b1 << SrcY) : (5'b1 << SrcX);
+                sb_d = sa_d;
+              end else if (last_bit) begin
+                // Next: MM(x, 1); x is new when e_i = 0.
+                sa_d = ebit ? (5'b1 << SrcX) : (5'b1 << SrcCore);
+                sb_d = 5'b1 << SrcIn;
+              end else begin
+                // Next bit: x*y, one of them new.
+                sa_d = ebit ? (5'b1 << SrcX) : (5'b1 << SrcCore);
+                sb_d = ebit ? (5'b1 << SrcCore) : (5'b1 << SrcY);
+              end
+            end else if (!sub_q && ebit) begin
+              // Next: x*y, x new.
+              sa_d = 5'b1 << SrcCore;
+              sb_d = 5'b1 << SrcY;
+            end else if (last_bit) begin
+              sa_d = 5'b1 << SrcCore;  // MM(x, 1)
+              sb_d = 5'b1 << SrcIn;
+            end else begin
+              sa_d = 5'b1 << SrcCore;  // next bit: x*x, x new
+              sb_d = 5'b1 << SrcCore;
+            end
+          end
+          default: begin  // PhOne: next MM(x, 1), x new; PhChk, PhExit: unused
+            sa_d = 5'b1 << SrcCore;
+            sb_d = 5'b1 << SrcIn;
+          end
+        endcase
       end
     endcase
+
+    // The operand registers: held while a product is presented.
+    opa_d = opa_q;
+    opb_d = opb_q;
+    if (state_q != StMul) begin
+      opa_d = ({(Width+1){sa_q[SrcCore]}} & core_s)
+            | ({(Width+1){sa_q[SrcX]}}    & x_q)
+            | ({(Width+1){sa_q[SrcY]}}    & y_q)
+            | ({(Width+1){sa_q[SrcIn]}}   & {1'b0, r2_i})
+            | ({(Width+1){sa_q[SrcReg]}}  & {1'b0, base_q});
+      opb_d = ({(Width+1){sb_q[SrcCore]}} & core_s)
+            | ({(Width+1){sb_q[SrcX]}}    & x_q)
+            | ({(Width+1){sb_q[SrcY]}}    & y_q)
+            | ({(Width+1){sb_q[SrcIn]}}   & One)
+            | ({(Width+1){sb_q[SrcReg]}}  & {1'b0, r2_q});
+    end
+
+    // The wide registers: flip-flop selects only.
+    x_d = ldx_q ? core_s : x_q;
+    y_d = ldy_q ? core_s : ((ldr_q && red_c_q[NumRed]) ? red_diff : y_q);
   end
 
   always_comb begin
@@ -341,11 +412,12 @@ module mm_modexp #(
     e_d      = e_q;
     r2_d     = r2_q;
     base_d   = base_q;
-    x_d      = x_q;
-    y_d      = y_q;
     err_d    = err_q;
     ebit_d   = ebit_q;
     nidx_d   = nidx_q;
+    ldx_d    = 1'b0;
+    ldy_d    = 1'b0;
+    ldr_d    = 1'b0;
     unique case (state_q)
       StIdle: begin
         if (in_valid_i) begin
@@ -360,8 +432,6 @@ module mm_modexp #(
           ebit_d   = exp_i[IdxW'(exp_len_i - 1'b1)];
           phase_d  = PhOne;
           sub_d    = 1'b0;
-          x_d      = '0;
-          y_d      = '0;
           err_d    = req_err;
           if (req_err) begin
             state_d = StDone;
@@ -373,46 +443,35 @@ module mm_modexp #(
       StMul: begin
         if (core_in_ready) begin
           state_d = StWait;
+          // The destination takes core_s from the next cycle on.
+          ldx_d   = destx;
+          ldy_d   = !destx;
         end
       end
       StWait: begin
+        ldx_d = ldx_q;
+        ldy_d = ldy_q;
         if (core_out_valid) begin
+          // This edge is the destination's last load: the response.
+          ldx_d   = 1'b0;
+          ldy_d   = 1'b0;
           state_d = StMul;
           if (core_err) begin
             // Never expected (the requests were checked): answer err.
             err_d   = 1'b1;
-            y_d     = '0;
             state_d = StDone;
           end else begin
             unique case (phase_q)
               PhOne: begin
-                x_d     = core_s;
                 phase_d = PhChk;
               end
               PhChk: begin
-                y_d     = core_s;
                 state_d = StRed1;
               end
               PhBase: begin
-                y_d     = core_s;
                 phase_d = PhLoop;
               end
               PhLoop: begin
-                if (ladder_q) begin
-                  if (!sub_q) begin
-                    if (ebit) begin
-                      x_d = core_s;
-                    end else begin
-                      y_d = core_s;
-                    end
-                  end else if (ebit) begin
-                    y_d = core_s;
-                  end else begin
-                    x_d = core_s;
-                  end
-                end else begin
-                  x_d = core_s;
-                end
                 // The bit is done after the ladder's second product, or after
                 // the square when the bit is 0, or after the multiplication.
                 if (!sub_q && (ladder_q || ebit)) begin
@@ -429,12 +488,10 @@ module mm_modexp #(
                 end
               end
               PhExit: begin
-                y_d     = core_s;
                 state_d = StRed1;
               end
               default: begin
                 err_d   = 1'b1;
-                y_d     = '0;
                 state_d = StDone;
               end
             endcase
@@ -446,21 +503,21 @@ module mm_modexp #(
       end
       StRed2: begin
         state_d = StRed3;
+        // The final reduction writes y in StRed3 (the check only reads it).
+        ldr_d   = (phase_q != PhChk);
       end
       StRed3: begin
         if (phase_q == PhChk) begin
           // R2 * R^-2 = 1 mod N exactly when R2 = R^2 mod N (R2 < N).
           if (!chk_q) begin
             err_d   = 1'b1;
-            y_d     = '0;
             state_d = StDone;
           end else begin
             phase_d = PhBase;
             state_d = StMul;
           end
         end else begin
-          y_d     = red_c_q[NumRed] ? red_diff : y_q;
-          state_d = StDone;
+          state_d = StDone;  // y = y - N when y >= N (ldr_q, above)
         end
       end
       StDone: begin
@@ -488,6 +545,13 @@ module mm_modexp #(
       err_q    <= 1'b0;
       ebit_q   <= 1'b0;
       nidx_q   <= '0;
+      opa_q    <= '0;
+      opb_q    <= '0;
+      sa_q     <= 5'b1 << SrcIn;  // the first request's plan (StIdle)
+      sb_q     <= 5'b1 << SrcIn;
+      ldx_q    <= 1'b0;
+      ldy_q    <= 1'b0;
+      ldr_q    <= 1'b0;
     end else begin
       state_q  <= state_d;
       phase_q  <= phase_d;
@@ -503,6 +567,13 @@ module mm_modexp #(
       err_q    <= err_d;
       ebit_q   <= ebit_d;
       nidx_q   <= nidx_d;
+      opa_q    <= opa_d;
+      opb_q    <= opb_d;
+      sa_q     <= sa_d;
+      sb_q     <= sb_d;
+      ldx_q    <= ldx_d;
+      ldy_q    <= ldy_d;
+      ldr_q    <= ldr_d;
     end
   end
 
@@ -539,8 +610,9 @@ module mm_modexp #(
 `ifdef MM_FORMAL
   // Invariants for the formal flow (docs/formal.md), for a core that takes
   // one product at a time: the encodings are legal; the core holds a product
-  // exactly while the engine waits for it (StWait), and is idle otherwise;
-  // an error flag only in the response states.
+  // exactly while the engine waits for it (StWait), and is idle otherwise
+  // (so StMul lasts one cycle); an error flag only in the response states;
+  // the result and operand selects as described above.
   always_comb begin
     if (rst_ni) begin
       assert (state_q <= StDone);
@@ -551,6 +623,15 @@ module mm_modexp #(
         assert (core_in_ready && !core_out_valid);
       end
       if (err_q) assert (state_q == StIdle || state_q == StDone);
+      // The destination flags: exactly one while waiting, none otherwise;
+      // the reduction's write only in the final StRed3.
+      if (state_q == StWait) begin
+        assert (ldx_q != ldy_q);
+      end else begin
+        assert (!ldx_q && !ldy_q);
+      end
+      if (ldr_q) assert (state_q == StRed3 && phase_q != PhChk);
+      assert ($onehot(sa_q) && $onehot(sb_q));
     end
   end
 `endif  // MM_FORMAL

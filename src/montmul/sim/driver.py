@@ -284,7 +284,7 @@ class Product:
 class ProductMonitor:
     """Records every product: operands at the core's accepting edge, result
     at the edge that raises the core's out_valid.  Reads the engine's own
-    nets (core_in_valid, op_a, ...), visible in both simulators."""
+    nets (core_in_valid, opa_q, ...), visible in both simulators."""
 
     def __init__(self, dut) -> None:
         self.dut = dut
@@ -307,7 +307,7 @@ class ProductMonitor:
             # in_valid stays high until the core's in_ready (the edge that
             # accepts); the operands are stable meanwhile.
             await ReadOnly()
-            a, b = int(dut.op_a.value), int(dut.op_b.value)
+            a, b = int(dut.opa_q.value), int(dut.opb_q.value)
             await RisingEdge(dut.core_out_valid)
             await ReadOnly()
             self.products.append(Product(a, b, int(dut.core_s.value), int(dut.core_err.value)))
