@@ -211,13 +211,22 @@ def run_core(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, 
     return {**row, "cached": False}
 
 
-def rtl_digest(root: Path) -> str:
-    """Hash of every RTL source under ``root`` (names and contents)."""
+def rtl_digest(core: str, params: dict[str, int], crt: bool, crt_engine: bool) -> str:
+    """Hash of the RTL one confirmation compiles: the engine that runs it
+    (``mm_modexp_crt`` for a CRT signature on the CRT engine, else
+    ``mm_modexp``), its core's files, the generated core wrapper and the
+    headers, each by :func:`montmul.synth.flows.rtl_digest` (comments and
+    ``MM_FORMAL`` blocks out).  So an edit to one engine or one core leaves
+    the others' confirmations valid."""
     import hashlib
 
+    from montmul.sim import crt_sim, modexp_sim
+    from montmul.synth import flows
+
+    unit = crt_sim.crt_engine(core, params or None) if (crt and crt_engine) else modexp_sim.engine(core, params or None)
     h = hashlib.sha256()
-    for f in sorted(p for p in root.rglob("*") if p.suffix in (".sv", ".svh", ".v")):
-        h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    for f in flows.rtl_files(unit):
+        h.update(f.name.encode() + b"\0" + flows.rtl_digest(f).encode() + b"\0")
     return h.hexdigest()[:16]
 
 
@@ -226,15 +235,13 @@ def confirm(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, c
     """One signature in RTL simulation; montmul.rsa checks every result and
     every cycle count against the model (RuntimeError if they differ).  A
     confirmation is cached in ``cache_dir``/confirm, keyed on the model code
-    and the RTL, so the RTL column of a long bench fills in over several runs
+    and the RTL it compiles (:func:`rtl_digest`), so the RTL column of a long bench fills in over several runs
     (``--cores`` subsets) and a later full run reuses it.  ``run=False``:
     only a cached confirmation, else None."""
-    from montmul import resources
-
     cache = None
     if cache_dir:
         tag = (f"{config_name(core, params)}_{bits}_{int(crt)}{int(crt_engine)}_{sim}_"
-               f"{_model_files_digest()}_{rtl_digest(resources.rtl_dir())}")
+               f"{_model_files_digest()}_{rtl_digest(core, params, crt, crt_engine)}")
         cache = _cache_file(Path(cache_dir) / "confirm", tag)
         if cache.is_file():
             return {**json.loads(cache.read_text()), "cached": True}

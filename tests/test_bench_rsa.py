@@ -149,17 +149,26 @@ def test_model_cache_key_covers_the_models_and_top_level_modules(bench, tmp_path
     assert bench.code_digest(pkg) != base
 
 
+def _rtl_copy(monkeypatch, tmp_path):
+    """The RTL tree copied to ``tmp_path`` (and the build root there), so a
+    test can edit it."""
+    import shutil
+
+    from montmul import resources
+
+    rtl = tmp_path / "rtl"
+    shutil.copytree(resources.rtl_dir(), rtl)
+    monkeypatch.setattr(resources, "rtl_dir", lambda: rtl)
+    monkeypatch.setattr(resources, "build_root", lambda: tmp_path / "build")
+    return rtl
+
+
 def test_confirmations_are_cached_on_the_code_and_the_rtl(bench, monkeypatch, tmp_path):
     """A confirmed row is cached (so the RTL column fills in over several
     runs); an RTL change, another engine or another size runs again."""
     from types import SimpleNamespace
 
-    from montmul import resources
-
-    rtl = tmp_path / "rtl"
-    (rtl / "common").mkdir(parents=True)
-    (rtl / "common" / "mm_x.sv").write_text("module mm_x; endmodule\n")
-    monkeypatch.setattr(resources, "rtl_dir", lambda: rtl)
+    rtl = _rtl_copy(monkeypatch, tmp_path)
     runs = []
 
     def fake_sign(key, msg, hw, crt=True):
@@ -175,7 +184,8 @@ def test_confirmations_are_cached_on_the_code_and_the_rtl(bench, monkeypatch, tm
     bench.confirm("r2_basic", {}, 2048, True, "verilator", False, cache)  # two mm_modexp jobs: its own run
     bench.confirm("r2_basic", {}, 3072, True, "verilator", True, cache)
     assert len(runs) == 3
-    (rtl / "common" / "mm_x.sv").write_text("module mm_x; wire w; endmodule\n")  # the RTL changed
+    crt = rtl / "modexp" / "mm_modexp_crt.sv"
+    crt.write_text(crt.read_text() + "module mm_extra; endmodule\n")  # the RTL changed
     assert not bench.confirm("r2_basic", {}, 2048, True, "verilator", True, cache)["cached"]
     assert len(runs) == 4
     bench.confirm("r2_basic", {}, 2048, True, "verilator", True, None)  # no cache: always runs
@@ -185,3 +195,33 @@ def test_confirmations_are_cached_on_the_code_and_the_rtl(bench, monkeypatch, tm
     assert bench.confirm("r2_basic", {}, 3072, True, "verilator", True, cache, run=False) is None  # older RTL
     assert bench.confirm("r2_basic", {}, 4096, True, "verilator", True, cache, run=False) is None
     assert len(runs) == 5
+
+
+def test_confirmation_key_is_the_rtl_the_run_compiles(bench, monkeypatch, tmp_path):
+    """The key covers the engine that runs the signature and its core's
+    files, nothing else: an edit to mm_modexp leaves the CRT engine's
+    confirmations valid and the other way round, a core's edit touches only
+    its own rows, and a comment touches none."""
+    rtl = _rtl_copy(monkeypatch, tmp_path)
+    rows = [("r2_basic", True, True), ("r2_basic", True, False), ("r2_basic", False, False),
+            ("scs_new", True, True), ("scs_new", True, False)]
+
+    def keys():
+        return {r: bench.rtl_digest(r[0], {}, r[1], r[2]) for r in rows}
+
+    def edit(rel, text):
+        f = rtl / rel
+        f.write_text(f.read_text() + text)
+        return keys()
+
+    k0 = keys()
+    # the same engine on the same core compiles the same files, whatever the job
+    assert k0[("r2_basic", True, False)] == k0[("r2_basic", False, False)]
+    assert len(set(k0.values())) == len(rows) - 1
+    assert edit("modexp/mm_modexp.sv", "// a comment\n") == k0
+    k1 = edit("modexp/mm_modexp.sv", "module mm_extra; endmodule\n")
+    assert [r for r in rows if k1[r] != k0[r]] == [r for r in rows if not (r[1] and r[2])]
+    k2 = edit("modexp/mm_modexp_crt.sv", "module mm_extra; endmodule\n")
+    assert [r for r in rows if k2[r] != k1[r]] == [r for r in rows if r[1] and r[2]]
+    k3 = edit("radix2/mm_scs_new.sv", "module mm_extra; endmodule\n")
+    assert [r for r in rows if k3[r] != k2[r]] == [r for r in rows if r[0] == "scs_new"]
