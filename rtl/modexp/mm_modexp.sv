@@ -328,54 +328,54 @@ module mm_modexp #(
     endcase
 
     // The plan: operands of the next product.
-    sa_d = 5'b1 << SrcCore;
-    sb_d = 5'b1 << SrcIn;
+    sa_d = 5'b00001 << SrcCore;
+    sb_d = 5'b00001 << SrcIn;
     unique case (state_q)
       StIdle, StDone: begin
-        sa_d = 5'b1 << SrcIn;
-        sb_d = 5'b1 << SrcIn;
+        sa_d = 5'b00001 << SrcIn;
+        sb_d = 5'b00001 << SrcIn;
       end
       StRed1, StRed2, StRed3: begin
-        sa_d = 5'b1 << SrcReg;
-        sb_d = 5'b1 << SrcReg;
+        sa_d = 5'b00001 << SrcReg;
+        sb_d = 5'b00001 << SrcReg;
       end
       default: begin  // StMul, StWait: the product after this one
         unique case (phase_q)
           PhBase: begin
             // First loop product: ladder x*y (y new), else x*x.
-            sa_d = 5'b1 << SrcX;
-            sb_d = ladder_q ? (5'b1 << SrcCore) : (5'b1 << SrcX);
+            sa_d = 5'b00001 << SrcX;
+            sb_d = ladder_q ? (5'b00001 << SrcCore) : (5'b00001 << SrcX);
           end
           PhLoop: begin
             if (ladder_q) begin
               if (!sub_q) begin
                 // Next: the square of the register not overwritten.
-                sa_d = ebit ? (5'b1 << SrcY) : (5'b1 << SrcX);
+                sa_d = ebit ? (5'b00001 << SrcY) : (5'b00001 << SrcX);
                 sb_d = sa_d;
               end else if (last_bit) begin
                 // Next: MM(x, 1); x is new when e_i = 0.
-                sa_d = ebit ? (5'b1 << SrcX) : (5'b1 << SrcCore);
-                sb_d = 5'b1 << SrcIn;
+                sa_d = ebit ? (5'b00001 << SrcX) : (5'b00001 << SrcCore);
+                sb_d = 5'b00001 << SrcIn;
               end else begin
                 // Next bit: x*y, one of them new.
-                sa_d = ebit ? (5'b1 << SrcX) : (5'b1 << SrcCore);
-                sb_d = ebit ? (5'b1 << SrcCore) : (5'b1 << SrcY);
+                sa_d = ebit ? (5'b00001 << SrcX) : (5'b00001 << SrcCore);
+                sb_d = ebit ? (5'b00001 << SrcCore) : (5'b00001 << SrcY);
               end
             end else if (!sub_q && ebit) begin
               // Next: x*y, x new.
-              sa_d = 5'b1 << SrcCore;
-              sb_d = 5'b1 << SrcY;
+              sa_d = 5'b00001 << SrcCore;
+              sb_d = 5'b00001 << SrcY;
             end else if (last_bit) begin
-              sa_d = 5'b1 << SrcCore;  // MM(x, 1)
-              sb_d = 5'b1 << SrcIn;
+              sa_d = 5'b00001 << SrcCore;  // MM(x, 1)
+              sb_d = 5'b00001 << SrcIn;
             end else begin
-              sa_d = 5'b1 << SrcCore;  // next bit: x*x, x new
-              sb_d = 5'b1 << SrcCore;
+              sa_d = 5'b00001 << SrcCore;  // next bit: x*x, x new
+              sb_d = 5'b00001 << SrcCore;
             end
           end
           default: begin  // PhOne: next MM(x, 1), x new; PhChk, PhExit: unused
-            sa_d = 5'b1 << SrcCore;
-            sb_d = 5'b1 << SrcIn;
+            sa_d = 5'b00001 << SrcCore;
+            sb_d = 5'b00001 << SrcIn;
           end
         endcase
       end
@@ -547,8 +547,8 @@ module mm_modexp #(
       nidx_q   <= '0;
       opa_q    <= '0;
       opb_q    <= '0;
-      sa_q     <= 5'b1 << SrcIn;  // the first request's plan (StIdle)
-      sb_q     <= 5'b1 << SrcIn;
+      sa_q     <= 5'b00001 << SrcIn;  // the first request's plan (StIdle)
+      sb_q     <= 5'b00001 << SrcIn;
       ldx_q    <= 1'b0;
       ldy_q    <= 1'b0;
       ldr_q    <= 1'b0;
