@@ -546,13 +546,15 @@ def main(argv: list[str] | None = None) -> int:
                 r["confirmed"] = confirm(r["core"], r["params"], r["bits"], r["crt"], args.confirm,
                                          r["engine"] == "crt", args.cache or None, not args.confirm_cached_only)
                 bar.update()
-    missing = []
+    missing, no_fmax = [], []  # no synthesis result; a result without an Fmax (timed out, does not fit)
     for r in rows:
         e = ecp5_result(r["core"], r["params"], r["width"], args.synth, r["engine"])
         r.update({k: e[k] for k in ("luts", "ff", "dsp", "bram", "fits")})
         r["fmax_mhz"], r["fmax_note"] = e["fmax_mhz"], e["note"]
         if e["fmax_mhz"] is None:
-            missing.append(f"{config_name(r['core'], r['params'])} at {r['width']} bits")
+            what = f"{config_name(r['core'], r['params'])} at {r['width']} bits"
+            none = e["note"].startswith(("not synthesized", "no synthesis cache key", "synthesis failed"))
+            (missing if none else no_fmax).append(what)
         f = r["fmax_mhz"]
         r["ms"] = r["cycles"] / (f * 1e3) if f else None
     sw = [software(b, args.sw_reps) for b in bits] if args.sw_reps > 0 else []
@@ -569,6 +571,9 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         print(f"bench_rsa: {len(missing)} ECP5 figure(s) missing (no result in the synthesis cache, "
               f"{os.path.relpath(_cache_dir())}, nor in the store syn/results/): {', '.join(missing)}; --synth runs them", file=sys.stderr)
+    if no_fmax:
+        print(f"bench_rsa: {len(no_fmax)} synthesis result(s) without an Fmax (timed out or does not fit: the "
+              f"table's note says which): {', '.join(no_fmax)}", file=sys.stderr)
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(text + "\n")

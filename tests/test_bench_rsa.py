@@ -225,3 +225,27 @@ def test_confirmation_key_is_the_rtl_the_run_compiles(bench, monkeypatch, tmp_pa
     assert [r for r in rows if k2[r] != k1[r]] == [r for r in rows if r[1] and r[2]]
     k3 = edit("radix2/mm_scs_new.sv", "module mm_extra; endmodule\n")
     assert [r for r in rows if k3[r] != k2[r]] == [r for r in rows if r[0] == "scs_new"]
+
+
+def test_missing_figures_are_told_apart_from_results_without_an_fmax(bench, monkeypatch, capsys):
+    """A configuration with no synthesis result is "missing" (--synth runs
+    it); one whose result has no Fmax (timed out, does not fit) is not
+    called missing: it is a result, and the table's note says which."""
+    def fake_run(core, params, bits, crt, sim, samples, cache_dir=None, crt_engine=True):
+        return {"core": core, "params": dict(params), "bits": bits, "crt": crt, "sim": sim, "samples": samples,
+                "engine": "crt" if crt and crt_engine else "modexp", "width": bits // 2 if crt else bits,
+                "cycles": float(bits), "cycles_min": bits, "cycles_max": bits, "mults": 1.0, "seconds": 0.0,
+                "cached": False}
+
+    notes = {"r2_basic": "timed out: nextpnr-ecp5 (seed 1) past the 3600 s budget",
+             "scs_new": "not synthesized (montmul synth ...)"}
+    monkeypatch.setattr(bench, "run_core", fake_run)
+    monkeypatch.setattr(bench, "ecp5_result", lambda core, *a, **k: {
+        "fmax_mhz": None, "luts": 1 if core == "r2_basic" else None, "ff": None, "dsp": None, "bram": None,
+        "fits": None, "note": notes[core]})
+    assert bench.main(["--cores", "r2_basic,scs_new", "--bits", "2048", "--sw-reps", "0"]) == 0
+    err = capsys.readouterr().err
+    missing = next(line for line in err.splitlines() if "missing" in line)
+    without = next(line for line in err.splitlines() if "without an Fmax" in line)
+    assert "scs_new at 1024 bits" in missing and "r2_basic" not in missing
+    assert "r2_basic at 1024 bits" in without and "scs_new" not in without
