@@ -101,9 +101,11 @@ def ecp5_result(core: str, params: dict[str, int], width: int, run_synth: bool =
     """The engine's post-route ECP5 figures at ``width`` (``montmul synth
     --core NAME --width K --target ecp5 --engine modexp|crt``) from the synthesis cache,
     or run now with ``run_synth``: fmax_mhz, luts, ff, dsp, bram, fits
-    (True/False/None: unknown) and a note saying where they come from or why
-    they are missing."""
-    out = {"fmax_mhz": None, "luts": None, "ff": None, "dsp": None, "bram": None, "fits": None, "note": ""}
+    (True/False/None: unknown), result (a synthesis result exists, with an
+    Fmax or, timed out or too big, without) and a note saying where they
+    come from or why they are missing."""
+    out = {"fmax_mhz": None, "luts": None, "ff": None, "dsp": None, "bram": None, "fits": None, "note": "",
+           "result": False}  # result: a synthesis result exists (with an Fmax or not)
     cmd = (f"montmul synth --core {core} --width {width} --target ecp5 --engine {engine}"
            + "".join(f" --param {k}={v}" for k, v in sorted(params.items())))
     try:
@@ -121,6 +123,7 @@ def ecp5_result(core: str, params: dict[str, int], width: int, run_synth: bool =
             return {**out, "note": f"synthesis failed: {str(exc)[:80]}"}
     if res is None:
         return {**out, "note": f"not synthesized ({cmd})"}
+    out["result"] = True
     for k in ("luts", "ff", "dsp", "bram"):
         out[k] = res.get(k)
     status = res.get("status", "ok")
@@ -553,8 +556,7 @@ def main(argv: list[str] | None = None) -> int:
         r["fmax_mhz"], r["fmax_note"] = e["fmax_mhz"], e["note"]
         if e["fmax_mhz"] is None:
             what = f"{config_name(r['core'], r['params'])} at {r['width']} bits"
-            none = e["note"].startswith(("not synthesized", "no synthesis cache key", "synthesis failed"))
-            (missing if none else no_fmax).append(what)
+            (no_fmax if e.get("result") else missing).append(what)
         f = r["fmax_mhz"]
         r["ms"] = r["cycles"] / (f * 1e3) if f else None
     sw = [software(b, args.sw_reps) for b in bits] if args.sw_reps > 0 else []

@@ -242,7 +242,7 @@ def test_missing_figures_are_told_apart_from_results_without_an_fmax(bench, monk
     monkeypatch.setattr(bench, "run_core", fake_run)
     monkeypatch.setattr(bench, "ecp5_result", lambda core, *a, **k: {
         "fmax_mhz": None, "luts": 1 if core == "r2_basic" else None, "ff": None, "dsp": None, "bram": None,
-        "fits": None, "note": notes[core]})
+        "fits": None, "note": notes[core], "result": core == "r2_basic"})
     assert bench.main(["--cores", "r2_basic,scs_new", "--bits", "2048", "--sw-reps", "0"]) == 0
     err = capsys.readouterr().err
     missing = next(line for line in err.splitlines() if "missing" in line)
