@@ -50,16 +50,22 @@ def test_crt_equals_pow_on_every_core(core):
         assert engine.crt_model(core, k, c, q, p, dq, dp, ladder=ladder) == (m, cycles)
 
 
-def test_one_slot_latency_is_the_products_plus_six_steps():
+def test_one_slot_latency_is_the_products_plus_the_steps():
     """On a one-slot core every product costs its latency + 2 (accept and
-    take), each of the six one-cycle steps one cycle."""
+    take), each of the seven one-cycle steps one cycle, StPre its checks or
+    its exponent alignment, whichever is longer."""
     p, q, dp, dq = _key(32, 2)
     for core in ("r2_basic", "scs_new"):
         req = crt_request(12345678901, p, q, dp, dq, core=core, width=32)
         trace: list[Mult] = []
         r = crt_engine_model(req, core=core, width=32, trace=trace)
         assert r.mults == len(trace)
-        assert r.cycles == sum(t.cycles + engine.MUL_OVERHEAD for t in trace) + len(engine.CRT_STEPS)
+        pre = max(3, 32 - req.dp_len, 32 - req.dq_len)
+        assert r.cycles == sum(t.cycles + engine.MUL_OVERHEAD for t in trace) + len(engine.CRT_STEPS) + pre
+        short = CrtRequest(**{**req.__dict__, "dq": 5, "dq_len": 3})
+        trace = []
+        r = crt_engine_model(short, core=core, width=32, trace=trace)
+        assert r.cycles == sum(t.cycles + engine.MUL_OVERHEAD for t in trace) + len(engine.CRT_STEPS) + 29
 
 
 def _ring_round(t0: int, lats: list[int], ilv: int, width: int) -> int:
@@ -113,15 +119,23 @@ def test_rejects():
     assert crt_rejects(good, k) is None
     p, q = good.p, good.q  # ordered: p > q
     for over, why in (
-        ({"p": p - 1}, "odd"), ({"q": q & ~(1 << (k - 1))}, "top bit"), ({"p": q, "q": p}, "below p"),
-        ({"dp_len": 0}, "length"), ({"dq": good.dq | 1 << good.dq_len, "dq_len": good.dq_len}, "bits set")
-        if good.dq_len < k else ({"dq_len": k + 1}, "length"),
-        ({"r2p": p}, "R^2 mod p"), ({"r2q": q}, "R^2 mod q"), ({"qinvr": p}, "qInv"),
+        ({"p": p - 1}, "odd"), ({"q": q & ~(1 << (k - 1))}, "top bit"),
+        ({"dp_len": 0}, "length"), ({"dq_len": k + 1}, "length"),
     ):
+        # at the accepting edge
         req = CrtRequest(**{**good.__dict__, **over})
         assert why in crt_rejects(req, k)
         assert crt_engine_model(req, core="r2_basic", width=k).err == 1
         assert crt_engine_model(req, core="r2_basic", width=k).cycles == 0
+    for over, why in (
+        ({"p": q, "q": p}, "below p"), ({"dq": 1 << (k - 1), "dq_len": 2}, "bits set"),
+        ({"r2p": p}, "R^2 mod p"), ({"r2q": q}, "R^2 mod q"), ({"qinvr": p}, "qInv"),
+    ):
+        # after StPre (its checks, or the alignment of a short exponent)
+        req = CrtRequest(**{**good.__dict__, **over})
+        assert why in crt_rejects(req, k)
+        r = crt_engine_model(req, core="r2_basic", width=k)
+        assert r.err == 1 and r.cycles == max(3, k - req.dp_len, k - req.dq_len) > 0
     # a wrong R^2 or qInv*R: err after the check, with cycles
     for over in ({"r2p": (good.r2p + 1) % p}, {"r2q": (good.r2q + 1) % q}, {"qinvr": (good.qinvr + 1) % p}):
         r = crt_engine_model(CrtRequest(**{**good.__dict__, **over}), core="r2_basic", width=k)

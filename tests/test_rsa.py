@@ -648,7 +648,9 @@ def test_crt_sign_on_verilator(key512, core, params, blind):
     assert plain.data == got.data == want
     (x,) = plain.exps
     c = rsa.os2ip(rsa.emsa_pkcs1_v15(b"rtl", key512.size, "sha256"))
-    m, cycles = engine.crt_model(core, None, c, key512.p, key512.q, key512.dp, key512.dq, ladder=True, params=params)
+    # the simulation's exponent ports are 2 * width bits (rsa._run_crt)
+    m, cycles = engine.crt_model(core, None, c, key512.p, key512.q, key512.dp, key512.dq, ladder=True, params=params,
+                                 exp_width=2 * key512.p.bit_length())
     assert (x.what, x.width, x.cycles) == ("c^d mod pq (CRT)", key512.p.bit_length(), cycles)
     assert m == pow(c, key512.d, key512.n)
     assert got.exps[-1].cycles > x.cycles

@@ -7,6 +7,13 @@
 // k x k multiply-add the half-width core cannot do in one product).
 //
 // The core is mm_modexp_core, the same generated wrapper as mm_modexp's.
+// Request checks and exponent alignment (StPre, before the first round):
+// the wide comparisons run one after another on the two threads' adders,
+// and each exponent is shifted left until its top bit (bit length - 1)
+// sits at bit ExpWidth - 1, so that the loop reads every exponent bit from
+// one fixed position; a one shifted out is a bit at or above the length.
+// No comparator and no bit-select multiplexer of their own (docs/modexp.md,
+// "Area").
 // Two threads, P (mod p) and Q (mod q), run in rounds: a round is every
 // product both threads can issue now (they are independent), presented back
 // to back while the core accepts them (in_valid high while some are left),
@@ -15,10 +22,15 @@
 // other; a core that keeps several products in flight (dsp_redundant with
 // Interleave > 1) overlaps them.  Per thread (modulus N, R2 = R^2 mod N,
 // K = 2^Width, MM(a, b) = a*b*R^-1 mod N in [0, 2N)):
+//   StPre:       max(3, ExpWidth - len_P, ExpWidth - len_Q) cycles: with
+//                y = N, the adders test q < p, R2 < N, qInvR < p (N - v - 1
+//                >= 0); each cycle shifts each exponent left once while
+//                its shifts are not done
 //   round Init:  x = MM(R2, 1), y = MM(R2, K)
 //   round Chk:   z = MM(x, 1), y = MM(c_hi, y)
 //   StChk:       z mod N must be 1 (else err: R2 != R^2 mod N); y = y mod N
-//   StAdd:       y = y + (c_lo mod N)              (congruent to c, < 2N)
+//   StAdd:       y = y + c_lo                      (< N + 2^Width)
+//   StAdd2:      y = y mod N... once: y - N if y >= N (congruent to c, < 2N)
 //   round Base:  y = MM(y, R2)                     (c in the Montgomery domain)
 //   rounds Loop: per exponent bit, square-and-multiply (x = MM(x, x); if
 //                e_i: x = MM(x, y), the multiply in the next round) or the
@@ -33,14 +45,15 @@
 // of the same round writes, so operands read at issue are those of the
 // round's start, whatever the core's slots.
 //
-// Requests (checked in the accepting cycle; rejected: err at that edge):
-// p, q odd with bit Width-1 set, q < p, 1 <= exp lengths <= ExpWidth and no
-// exponent bit at or above its length, R^2 mod p < p, R^2 mod q < q,
-// qInvR < p.  c is any 2*Width-bit value (reduced on the core).
+// Requests: checked in the accepting cycle (rejected: err at that edge):
+// p, q odd with bit Width-1 set, 1 <= exp lengths <= ExpWidth; checked in
+// StPre (rejected: err after it): q < p, no exponent bit at or above its
+// length, R^2 mod p < p, R^2 mod q < q, qInvR < p.  c is any 2*Width-bit
+// value (reduced on the core).
 //
-// Latency: the rounds (montmul.engine._round_edges: each product L_i + 2 on a
-// one-slot core) plus six one-cycle steps; montmul.engine.crt_engine_model
-// gives it exactly.
+// Latency: StPre, the rounds (montmul.engine._round_edges: each product
+// L_i + 2 on a one-slot core) plus seven one-cycle steps;
+// montmul.engine.crt_engine_model gives it exactly.
 `include "mm_macros.svh"
 
 module mm_modexp_crt #(
@@ -83,9 +96,11 @@ module mm_modexp_crt #(
 
   typedef enum logic [3:0] {
     StIdle,  // ready for a request
+    StPre,   // range checks on the adders, exponent alignment
     StRun,   // a round of products
     StChk,   // R^2 checks, y mod N
-    StAdd,   // y + (c_lo mod N)
+    StAdd,   // y + c_lo
+    StAdd2,  // y - N if y >= N
     StRed,   // y mod N: m_p, m_q
     StG1,    // y_P + p
     StG2,    // y_P - m_q
@@ -118,9 +133,11 @@ module mm_modexp_crt #(
   logic [1:0][Width-1:0]       n_q, n_d;
   logic [1:0][ExpWidth-1:0]    e_q, e_d;
   logic [1:0][Width-1:0]       r2_q, r2_d;
-  logic [1:0][Width-1:0]       b_q, b_d;        // c_lo mod N
+  logic [1:0][LenW-1:0]        sh_q, sh_d;      // exponent shifts left to do (StPre)
+  logic [1:0]                  pre_q, pre_d;    // StPre check step: 0, 1, 2, then 3 (done)
   logic [1:0][Width:0]         x_q, x_d, y_q, y_d, z_q, z_d;
   logic [Width-1:0]            chi_q, chi_d;    // c_hi
+  logic [Width-1:0]            clo_q, clo_d;    // c_lo
   logic [Width-1:0]            qinvr_q, qinvr_d;
   logic                        ladder_q, ladder_d;
   logic                        err_q, err_d;
@@ -128,16 +145,12 @@ module mm_modexp_crt #(
   logic [2:0]                  rcv_q, rcv_d;    // responses of the round taken so far
 
   // ---------------------------------------------------------------------
-  // Request checks, in the accepting cycle.
+  // Request checks in the accepting cycle (the rest in StPre).
   logic [Width-1:0] c_lo, c_hi;
   assign c_lo = c_i[Width-1:0];
   assign c_hi = c_i[2*Width-1:Width];
 
-  logic bad_p, bad_q, bad_len, bad_exp, req_err;
-  logic q_ge_p, r2p_ge_p, r2q_ge_q, qinvr_ge_p, clo_ge_p, clo_ge_q;
-  logic [Width-1:0] clo_p_diff, clo_q_diff;
-  logic [Width-1:0] unused_qp_diff, unused_r2p_diff, unused_r2q_diff, unused_qinvr_diff;
-
+  logic bad_p, bad_q, bad_len, req_err;
   logic len_above_p, len_above_q;
   if ((1 << LenW) - 1 > ExpWidth) begin : gen_len_above
     assign len_above_p = dp_len_i > LenW'(ExpWidth);
@@ -147,75 +160,52 @@ module mm_modexp_crt #(
     assign len_above_q = 1'b0;
   end
 
-  // An exponent bit at or above its length (mm_len_check: not one comparator
-  // per bit).
-  logic bad_exp_p, bad_exp_q;
-  mm_len_check #(
-    .Width(ExpWidth),
-    .LenW (LenW)
-  ) u_len_p (
-    .e_i    (dp_i),
-    .len_i  (dp_len_i),
-    .above_o(bad_exp_p)
-  );
-  mm_len_check #(
-    .Width(ExpWidth),
-    .LenW (LenW)
-  ) u_len_q (
-    .e_i    (dq_i),
-    .len_i  (dq_len_i),
-    .above_o(bad_exp_q)
-  );
-
   always_comb begin
     bad_p   = ~p_i[0] | ~p_i[Width-1];
     bad_q   = ~q_i[0] | ~q_i[Width-1];
     bad_len = (dp_len_i == '0) || (dq_len_i == '0) || len_above_p || len_above_q;
-    bad_exp = bad_exp_p | bad_exp_q;
-    req_err = bad_p | bad_q | q_ge_p | bad_len | bad_exp | r2p_ge_p | r2q_ge_q | qinvr_ge_p;
+    req_err = bad_p | bad_q | bad_len;
   end
-
-  // a >= b: the carry out of a + ~b + 1 (segmented adder, no long chain).
-  mm_seg_add #(.Width(Width)) u_cmp_qp (
-    .a_i(q_i), .b_i(~p_i), .ci_i(1'b1), .s_o(unused_qp_diff), .co_o(q_ge_p)
-  );
-  mm_seg_add #(.Width(Width)) u_cmp_r2p (
-    .a_i(r2p_i), .b_i(~p_i), .ci_i(1'b1), .s_o(unused_r2p_diff), .co_o(r2p_ge_p)
-  );
-  mm_seg_add #(.Width(Width)) u_cmp_r2q (
-    .a_i(r2q_i), .b_i(~q_i), .ci_i(1'b1), .s_o(unused_r2q_diff), .co_o(r2q_ge_q)
-  );
-  mm_seg_add #(.Width(Width)) u_cmp_qinvr (
-    .a_i(qinvr_i), .b_i(~p_i), .ci_i(1'b1), .s_o(unused_qinvr_diff), .co_o(qinvr_ge_p)
-  );
-  // c_lo mod p and c_lo mod q (c_lo < 2^Width < 2p, 2q: one subtraction).
-  mm_seg_add #(.Width(Width)) u_clo_p (
-    .a_i(c_lo), .b_i(~p_i), .ci_i(1'b1), .s_o(clo_p_diff), .co_o(clo_ge_p)
-  );
-  mm_seg_add #(.Width(Width)) u_clo_q (
-    .a_i(c_lo), .b_i(~q_i), .ci_i(1'b1), .s_o(clo_q_diff), .co_o(clo_ge_q)
-  );
 
   // ---------------------------------------------------------------------
   // Per thread: the one-cycle steps' adder on y (Width + 1 bits, 32-bit
   // segments like mm_modexp's final reduction), and the "z mod N == 1" test.
+  // In StPre y holds N and the adder computes N + ~v = N - v - 1 (mod
+  // 2^(Width+1)): its carry says v < N, for v = q, R2 and qInvR (thread P:
+  // one per check step) and v = R2 (thread Q).
   logic [1:0][Width:0] add_b, add_s, red;
   logic [1:0]          add_ci, add_co, chk_ok;
 
-  logic [1:0] ebit_at, ebit_nx;  // exponent bits idx and idx - 1 per thread
+  // The exponents are left-aligned after StPre: bit idx of the exponent is
+  // at ExpWidth - 1 and idx - 1 below it.
+  logic [1:0] ebit_at, ebit_nx;
+  logic [1:0][ExpWidth-1:0] e_shl;  // the exponents shifted left once
+  logic [Width-1:0] pre_v;  // thread P's value under test in StPre
+
+  always_comb begin
+    unique case (pre_q)
+      2'd0:    pre_v = n_q[1];
+      2'd1:    pre_v = r2_q[0];
+      default: pre_v = qinvr_q;
+    endcase
+  end
 
   for (genvar t = 0; t < 2; t++) begin : gen_thread
     logic [Width:0] chk_k, chk_maj;
 
-    assign ebit_at[t] = e_q[t][idx_q[t]];
-    assign ebit_nx[t] = e_q[t][idx_q[t] - 1'b1];
+    assign ebit_at[t] = e_q[t][ExpWidth-1];
+    assign ebit_nx[t] = e_q[t][ExpWidth-2];
+    assign e_shl[t]   = {e_q[t][ExpWidth-2:0], 1'b0};
 
     always_comb begin
       // default: y - N (the reduction y mod N for y < 2N)
       add_b[t]  = ~{1'b0, n_q[t]};
       add_ci[t] = 1'b1;
-      if (state_q == StAdd) begin
-        add_b[t]  = {1'b0, b_q[t]};
+      if (state_q == StPre) begin
+        add_b[t]  = ~{1'b0, (t == 0) ? pre_v : r2_q[1]};
+        add_ci[t] = 1'b0;
+      end else if (state_q == StAdd) begin
+        add_b[t]  = {1'b0, clo_q};
         add_ci[t] = 1'b0;
       end else if (state_q == StG1) begin
         add_b[t]  = {1'b0, n_q[t]};
@@ -378,11 +368,13 @@ module mm_modexp_crt #(
     n_d      = n_q;
     e_d      = e_q;
     r2_d     = r2_q;
-    b_d      = b_q;
+    sh_d     = sh_q;
+    pre_d    = pre_q;
     x_d      = x_q;
     y_d      = y_q;
     z_d      = z_q;
     chi_d    = chi_q;
+    clo_d    = clo_q;
     qinvr_d  = qinvr_q;
     ladder_d = ladder_q;
     err_d    = err_q;
@@ -397,25 +389,52 @@ module mm_modexp_crt #(
           e_d[1]   = dq_i;
           r2_d[0]  = r2p_i;
           r2_d[1]  = r2q_i;
-          b_d[0]   = clo_ge_p ? clo_p_diff : c_lo;
-          b_d[1]   = clo_ge_q ? clo_q_diff : c_lo;
           chi_d    = c_hi;
+          clo_d    = c_lo;
           qinvr_d  = qinvr_i;
           ladder_d = ladder_i;
           // lengths are in [1, ExpWidth] unless rejected: t-1 fits IdxW bits
           idx_d[0] = IdxW'(dp_len_i - 1'b1);
           idx_d[1] = IdxW'(dq_len_i - 1'b1);
+          sh_d[0]  = LenW'(ExpWidth) - dp_len_i;
+          sh_d[1]  = LenW'(ExpWidth) - dq_len_i;
+          pre_d    = '0;
           ph_d[0]  = PhInit;
           ph_d[1]  = PhInit;
           sub_d    = '0;
           ebit_d   = '0;
-          x_d      = '0;
-          y_d      = '0;
-          z_d      = '0;
+          y_d[0]   = {1'b0, p_i};  // StPre: N - v - 1 on the adders
+          y_d[1]   = {1'b0, q_i};
           iss_d    = '0;
           rcv_d    = '0;
           err_d    = req_err;
           if (req_err) begin
+            state_d = StDone;
+          end else begin
+            state_d = StPre;
+          end
+        end
+      end
+      StPre: begin
+        // thread P: q < p, R2 < p, qInvR < p (steps 0, 1, 2); thread Q:
+        // R2 < q (every step, the same test)
+        if ((pre_q != 2'd3 && !add_co[0]) || !add_co[1]) begin
+          err_d = 1'b1;
+        end
+        if (pre_q != 2'd3) begin
+          pre_d = pre_q + 2'd1;
+        end
+        for (int t = 0; t < 2; t++) begin
+          if (sh_q[t] != '0) begin
+            e_d[t]  = e_shl[t];
+            sh_d[t] = sh_q[t] - 1'b1;
+            if (ebit_at[t]) begin
+              err_d = 1'b1;  // a bit at or above the exponent's length
+            end
+          end
+        end
+        if (pre_q >= 2'd2 && sh_q[0] <= LenW'(1) && sh_q[1] <= LenW'(1)) begin
+          if (err_d) begin
             state_d = StDone;
           end else begin
             state_d = StRun;
@@ -466,6 +485,7 @@ module mm_modexp_crt #(
                         ph_d[t] = PhExit;
                       end else begin
                         idx_d[t]  = idx_q[t] - 1'b1;
+                        e_d[t]    = e_shl[t];
                         ebit_d[t] = ebit_nx[t];
                       end
                     end
@@ -494,6 +514,11 @@ module mm_modexp_crt #(
       StAdd: begin
         y_d[0]  = add_s[0];
         y_d[1]  = add_s[1];
+        state_d = StAdd2;
+      end
+      StAdd2: begin
+        y_d[0]  = red[0];
+        y_d[1]  = red[1];
         ph_d[0] = PhBase;
         ph_d[1] = PhBase;
         state_d = StRun;
@@ -539,11 +564,13 @@ module mm_modexp_crt #(
       n_q      <= '0;
       e_q      <= '0;
       r2_q     <= '0;
-      b_q      <= '0;
+      sh_q     <= '0;
+      pre_q    <= '0;
       x_q      <= '0;
       y_q      <= '0;
       z_q      <= '0;
       chi_q    <= '0;
+      clo_q    <= '0;
       qinvr_q  <= '0;
       ladder_q <= 1'b0;
       err_q    <= 1'b0;
@@ -558,11 +585,13 @@ module mm_modexp_crt #(
       n_q      <= n_d;
       e_q      <= e_d;
       r2_q     <= r2_d;
-      b_q      <= b_d;
+      sh_q     <= sh_d;
+      pre_q    <= pre_d;
       x_q      <= x_d;
       y_q      <= y_d;
       z_q      <= z_d;
       chi_q    <= chi_d;
+      clo_q    <= clo_d;
       qinvr_q  <= qinvr_d;
       ladder_q <= ladder_d;
       err_q    <= err_d;
@@ -598,7 +627,8 @@ module mm_modexp_crt #(
       end else begin
         assert (core_in_ready && !core_out_valid);
       end
-      if (err_q) assert (state_q == StIdle || state_q == StDone);
+      if (err_q) assert (state_q == StIdle || state_q == StPre || state_q == StDone);
+      if (state_q != StPre) assert (sh_q == '0 || state_q == StIdle || state_q == StDone);
       if (state_q != StRun) assert (!core_in_valid && !core_out_ready);
     end
   end

@@ -374,9 +374,9 @@ def modexp_model(
 #   Fin (1 cycle): z mod p == 1 else err; h = y mod p
 # Response: (m_q, h); the host's m = m_q + q*h (a k x k multiply-add).
 
-#: Engine cycles of each one-cycle step of a CRT request (Chk, Add, Red, G1,
-#: G2, Fin).
-CRT_STEPS = ("chk", "add", "red", "g1", "g2", "fin")
+#: Engine cycles of each one-cycle step of a CRT request (Chk, Add, Add2,
+#: Red, G1, G2, Fin), besides StPre (crt_pre_cycles).
+CRT_STEPS = ("chk", "add", "add2", "red", "g1", "g2", "fin")
 #: The CRT engine's RTL (after the core's files and the wrapper).
 CRT_RTL = "modexp/mm_modexp_crt.sv"
 
@@ -430,20 +430,41 @@ def check_crt_ports(req: CrtRequest, width: int, exp_width: int) -> None:
             raise ValueError(f"{name}={v} does not fit the CRT engine's {bits}-bit port (width {width})")
 
 
-def crt_rejects(req: CrtRequest, width: int, exp_width: int | None = None) -> str | None:
-    """Why mm_modexp_crt rejects the request at its accepting edge, or None.
-    (A wrong R^2 or qInv*R is found later, by the Chk and Fin steps.)"""
-    exp_width = width if exp_width is None else exp_width
+def _crt_accept_rejects(req: CrtRequest, width: int, exp_width: int) -> str | None:
+    """Why mm_modexp_crt rejects the request at its accepting edge, or None."""
     top = 1 << (width - 1)
     for name in ("p", "q"):
         v = getattr(req, name)
         if v % 2 == 0 or not v & top:
             return f"{name}={v} must be odd with its top bit (bit {width - 1}) set"
+    for name, t in (("dP", req.dp_len), ("dQ", req.dq_len)):
+        if not 1 <= t <= exp_width:
+            return f"{name} length {t} outside [1, {exp_width}]"
+    return None
+
+
+def crt_pre_cycles(req: CrtRequest, exp_width: int) -> int:
+    """Cycles of mm_modexp_crt's StPre (the range checks one after another on
+    the threads' adders, and the exponents' alignment: one left shift per
+    cycle until bit length-1 is at the top of the ExpWidth-bit register)."""
+    return max(CRT_PRE_CHECKS, exp_width - req.dp_len, exp_width - req.dq_len)
+
+
+#: Check steps of StPre (thread P's q < p, R^2 mod p < p, qInv*R < p).
+CRT_PRE_CHECKS = 3
+
+
+def crt_rejects(req: CrtRequest, width: int, exp_width: int | None = None) -> str | None:
+    """Why mm_modexp_crt rejects the request, or None: at its accepting edge
+    (p, q, exponent lengths) or after StPre (the rest; crt_pre_cycles).
+    (A wrong R^2 or qInv*R is found later, by the Chk and Fin steps.)"""
+    exp_width = width if exp_width is None else exp_width
+    why = _crt_accept_rejects(req, width, exp_width)
+    if why:
+        return why
     if req.q >= req.p:
         return "q must be below p (give the larger prime as p)"
     for name, e, t in (("dP", req.dp, req.dp_len), ("dQ", req.dq, req.dq_len)):
-        if not 1 <= t <= exp_width:
-            return f"{name} length {t} outside [1, {exp_width}]"
         if e >> t:
             return f"{name} {e:#x} has bits set at or above its length {t}"
     if req.r2p >= req.p:
@@ -507,17 +528,19 @@ def crt_engine_model(
         raise ValueError(f"core {core!r}: the CRT engine needs operands up to 2N (its in_bound is {c.in_bound})")
     exp_width = width if exp_width is None else exp_width
     check_crt_ports(req, width, exp_width)
-    if crt_rejects(req, width, exp_width):
+    if _crt_accept_rejects(req, width, exp_width):
         return CrtResult(0, 0, 1, 0, 0)
+    t_edge = crt_pre_cycles(req, exp_width)  # StPre ends at this edge
+    if crt_rejects(req, width, exp_width):
+        return CrtResult(0, 0, 1, t_edge, 0)
     slots = crt_slots(core, params)
     mask = (1 << (width + 1)) - 1
     c_hi, c_lo = req.c >> width, req.c & ((1 << width) - 1)
     th = []
     for n, e, t, r2 in ((req.p, req.dp, req.dp_len, req.r2p), (req.q, req.dq, req.dq_len, req.r2q)):
-        th.append({"n": n, "e": e, "t": t, "r2": r2, "b": c_lo - n if c_lo >= n else c_lo,
+        th.append({"n": n, "e": e, "t": t, "r2": r2,
                    "x": 0, "y": 0, "z": 0, "ph": "init", "idx": 0, "sub": 0, "ebit": 0})
     P, Q = th
-    t_edge = 0
     mults = 0
     rounds = 0
 
@@ -586,9 +609,9 @@ def crt_engine_model(
         return CrtResult(0, 0, 1, t_edge, mults, rounds)
     for s in th:
         s["y"] = red(s, s["y"])
-    t_edge += 1  # Add step
+    t_edge += 2  # Add and Add2 steps
     for s in th:
-        s["y"] += s["b"]
+        s["y"] = red(s, s["y"] + c_lo)  # < N + 2^k, then once - N: < 2N
         s["ph"] = "base"
     while any(s["ph"] != "fin" for s in th):
         run_round()  # Base, Loop ..., Exit

@@ -437,7 +437,9 @@ def _run_crt(c: int, p: int, q: int, dp: int, dq: int, hw: Hardware, exp_bits: i
     (exponent blinding), whatever the drawn multipliers.  In RTL simulation
     the exponent ports are 2*width bits (width + exp_bits if more), so one
     simulator build serves blinded and plain requests: the port width costs
-    registers only, and the latency depends on the exponent lengths alone."""
+    registers and the exponents' alignment before the first product (one
+    cycle per bit between an exponent's length and the port width,
+    montmul.engine.crt_pre_cycles), which the model counts the same way."""
     from .engine import crt_engine_model, crt_rejects, crt_request
 
     width = max(p.bit_length(), 3)

@@ -4,7 +4,8 @@ and Verilator: a one-slot core and dsp_redundant with Interleave 1, 2, 3.
 Every response (m_q, h, err) and every latency against the engine's model
 (montmul.engine.crt_engine_model), every result against pow() and Garner;
 exponents of different lengths (one thread ends first), both modes, the
-corner values of c (0, 1, 2^(2k) - 1 >= pq), every rejection rule, a wrong
+corner values of c (0, 1, 2^(2k) - 1 >= pq), short exponents (StPre's
+alignment longer than its checks), every rejection rule, a wrong
 R^2 mod p / mod q and a wrong qInv*R (err after the check), back-pressure, and
 reset in the middle of a request.
 
@@ -23,7 +24,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
     import gmpy2
     from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly
 
-    from montmul.engine import CrtRequest, crt_engine_model, crt_rejects, crt_request
+    from montmul.engine import CrtRequest, crt_engine_model, crt_pre_cycles, crt_rejects, crt_request
     from montmul.sim.driver import CrtDriver, config
     from montmul.sim.suite import rng_from_env as _rng
 
@@ -95,12 +96,18 @@ if os.environ.get("MONTMUL_IN_SIM"):
         await b.check(b.request(p * q - 2, p, q, full, 1), 1)
         r = b.request(rng.randrange(p * q), p, q, 5, 3)
         await b.check(CrtRequest(**{**r.__dict__, "dp_len": b.k, "dq_len": 4}), 1)
+        # StPre's alignment longer than its checks: a k-bit length with short
+        # exponents, one length 1
+        await b.check(r, 0)
+        await b.check(CrtRequest(**{**r.__dict__, "dq": 1, "dq_len": 1}), 1)
 
     @cocotb.test()
     async def test_rejects(dut):
-        """Every rejection rule answers err at the accepting edge (latency
-        0); a wrong R^2 (mod p or mod q) or qInv*R answers err after its
-        check, with the model's latency; the next request is exact."""
+        """Every rejection rule answers err: a bad p, q or exponent length at
+        the accepting edge (latency 0), the range checks and exponent bits at
+        or above the length after StPre (latency crt_pre_cycles); a wrong
+        R^2 (mod p or mod q) or qInv*R after its check, with the model's
+        latency; the next request is exact."""
         b = await Bench(dut).start()
         rng = _rng()
         k = b.k
@@ -108,17 +115,22 @@ if os.environ.get("MONTMUL_IN_SIM"):
         c = rng.randrange(p * q)
         good = b.request(c, p, q, rng.randrange(1, p), rng.randrange(1, q))
         top = 1 << (k - 1)
-        bad = [
-            {"p": p - 1}, {"q": q ^ top}, {"p": q, "q": p}, {"q": p},
+        at_accept = [
+            {"p": p - 1}, {"q": q ^ top},
             {"dp_len": 0}, {"dq_len": k + 1} if k + 1 < 1 << k.bit_length() else {"dq_len": 0},
-            {"dp": good.dp | 1 << (good.dp_len)} if good.dp_len < k else {"dp_len": 0},
+        ]
+        after_pre = [
+            {"p": q, "q": p}, {"q": p},
+            {"dp": good.dp | 1 << (good.dp_len)} if good.dp_len < k else {"dp": 1 << (k - 1), "dp_len": k - 1},
+            {"dq": 1 << (k - 1), "dq_len": 1},
             {"r2p": p}, {"r2q": q + 1 if q + 1 < 1 << k else q}, {"qinvr": p},
         ]
-        for over in bad:
-            req = CrtRequest(**{**good.__dict__, **over})
-            assert crt_rejects(req, k), over
-            want = await b.check(req, rng.randrange(2))
-            assert want.err and want.cycles == 0
+        for later, bad in ((0, at_accept), (1, after_pre)):
+            for over in bad:
+                req = CrtRequest(**{**good.__dict__, **over})
+                assert crt_rejects(req, k), over
+                want = await b.check(req, rng.randrange(2))
+                assert want.err and want.cycles == (crt_pre_cycles(req, k) if later else 0), over
         for over in ({"r2p": (good.r2p + 1) % p}, {"r2q": (good.r2q + 1) % q}, {"qinvr": (good.qinvr + 1) % p}):
             req = CrtRequest(**{**good.__dict__, **over})
             assert not crt_rejects(req, k)

@@ -40,10 +40,11 @@ def crt_engine(core: str, params: dict[str, int] | None = None) -> CrtEngine:
 
 def timeout_cycles(core: str, width: int, exp_width: int, params: dict[str, int] | None = None) -> int:
     """A generous bound on one CRT request's latency (hang detection): both
-    threads' products one after the other at the core's worst case."""
+    threads' products one after the other at the core's worst case, after
+    StPre's longest exponent alignment."""
     bound = cores.get(core).bound(width, params)
     mults = 2 * (5 + 2 * exp_width + 1) + 2
-    return 2 * mults * (bound + MUL_OVERHEAD) + 200
+    return 2 * mults * (bound + MUL_OVERHEAD) + exp_width + 200
 
 
 def simulate(
