@@ -466,15 +466,7 @@ module mm_dsp_redundant #(
   // Redundant to binary: principal bits + redundant bits on the segmented
   // adder (no carry chain longer than a segment at any width).  Only the low
   // Width+1 bits are added: the sum is below 2N, so its higher bits are zero.
-  // 32-bit segments: the conversion is the one wide register-to-register
-  // addition of the core, and with mm_seg_add's default 256-bit segments its
-  // 129-cell carry chain was the critical path at 1024 bits (docs/dsp.md);
-  // the carry-select adder costs the same two sums per segment at any
-  // segment width, plus a log2(segments)-level prefix.
-  mm_seg_add #(
-    .Width   (Width + 1),
-    .SegWidth(32)
-  ) u_conv (
+  mm_seg_add #(.Width(Width + 1)) u_conv (
     .a_i (lo_vec[Width:0]),
     .b_i (hi_vec[Width:0]),
     .ci_i(1'b0),
