@@ -60,12 +60,12 @@ def test_one_slot_latency_is_the_products_plus_the_steps():
         trace: list[Mult] = []
         r = crt_engine_model(req, core=core, width=32, trace=trace)
         assert r.mults == len(trace)
-        pre = max(3, 32 - req.dp_len, 32 - req.dq_len)
+        pre = max(engine.CRT_PRE_CHECKS, 32 - req.dp_len, 32 - req.dq_len)
         assert r.cycles == sum(t.cycles + engine.MUL_OVERHEAD for t in trace) + len(engine.CRT_STEPS) + pre
         short = CrtRequest(**{**req.__dict__, "dq": 5, "dq_len": 3})
         trace = []
         r = crt_engine_model(short, core=core, width=32, trace=trace)
-        assert r.cycles == sum(t.cycles + engine.MUL_OVERHEAD for t in trace) + len(engine.CRT_STEPS) + 29
+        assert r.cycles == sum(t.cycles + engine.MUL_OVERHEAD for t in trace) + len(engine.CRT_STEPS) + (32 - 3)  # dQ's alignment
 
 
 def _ring_round(t0: int, lats: list[int], ilv: int, width: int) -> int:
@@ -135,7 +135,7 @@ def test_rejects():
         req = CrtRequest(**{**good.__dict__, **over})
         assert why in crt_rejects(req, k)
         r = crt_engine_model(req, core="r2_basic", width=k)
-        assert r.err == 1 and r.cycles == max(3, k - req.dp_len, k - req.dq_len) > 0
+        assert r.err == 1 and r.cycles == max(engine.CRT_PRE_CHECKS, k - req.dp_len, k - req.dq_len) > 0
     # a wrong R^2 or qInv*R: err after the check, with cycles
     for over in ({"r2p": (good.r2p + 1) % p}, {"r2q": (good.r2q + 1) % q}, {"qinvr": (good.qinvr + 1) % p}):
         r = crt_engine_model(CrtRequest(**{**good.__dict__, **over}), core="r2_basic", width=k)

@@ -30,7 +30,7 @@
 //   round Chk:   z = MM(x, 1), y = MM(c_hi, y)
 //   StChk:       z mod N must be 1 (else err: R2 != R^2 mod N); y = y mod N
 //   StAdd:       y = y + c_lo                      (< N + 2^Width)
-//   StAdd2:      y = y mod N... once: y - N if y >= N (congruent to c, < 2N)
+//   StAdd2:      y = y - N if y >= N               (congruent to c, < 2N)
 //   round Base:  y = MM(y, R2)                     (c in the Montgomery domain)
 //   rounds Loop: per exponent bit, square-and-multiply (x = MM(x, x); if
 //                e_i: x = MM(x, y), the multiply in the next round) or the
