@@ -2,7 +2,7 @@
 """RSA private-key operations on every registered core, beside papers 002 and
 004, FIOS_DSP_MM and OpenSSL (through ``cryptography``) on this machine.
 
-    python bench/bench_rsa.py [--cores all|none|a,b] [--config CORE:P=V,...] [--bits 2048,3072,4096]
+    python bench/bench_rsa.py [--cores all|none|a,b] [--config CORE:P=V,...] [--bits 1024,2048,3072,4096]
                               [--crt yes|no|both] [--sim model|icarus|verilator] [--confirm verilator]
                               [--samples S] [--sw-reps R] [--jobs J] [--synth] [--json] [--out FILE]
                               [--json-out FILE]
@@ -463,7 +463,8 @@ def main(argv: list[str] | None = None) -> int:
                          "EXTRA_CONFIGS), or none (only --config)")
     ap.add_argument("--config", action="append", default=[], metavar="CORE:P=V,...",
                     help="one more configuration, e.g. dsp_redundant_ecp5:Interleave=2 (repeatable)")
-    ap.add_argument("--bits", default="2048,3072,4096")
+    ap.add_argument("--bits", default="1024,2048,3072,4096",
+                    help="RSA sizes (NIST SigGen15_186-2 keys): 1024 is the papers' own operation size (002, 004)")
     ap.add_argument("--crt", choices=("yes", "no", "both"), default="yes")
     ap.add_argument("--crt-engine", choices=("yes", "no", "both"), default="yes",
                     help="the CRT on the CRT engine mm_modexp_crt (yes, the default), as two mm_modexp jobs in "
