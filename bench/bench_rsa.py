@@ -4,7 +4,8 @@
 
     python bench/bench_rsa.py [--cores all|none|a,b] [--config CORE:P=V,...] [--bits 1024,2048,3072,4096]
                               [--crt yes|no|both] [--sim model|icarus|verilator] [--confirm verilator]
-                              [--samples S] [--sw-reps R] [--jobs J] [--synth] [--json] [--out FILE]
+                              [--samples S] [--sw-reps R] [--jobs J] [--synth] [--ecp5-option O=V] [--json]
+                              [--out FILE]
                               [--json-out FILE]
 
 For each configuration (every registered core with its defaults and the
@@ -97,21 +98,24 @@ def nist_key(bits: int) -> rsa.RsaKey:
 
 
 def ecp5_result(core: str, params: dict[str, int], width: int, run_synth: bool = False,
-                engine: str = "modexp") -> dict:
+                engine: str = "modexp", options: dict[str, object] | None = None) -> dict:
     """The engine's post-route ECP5 figures at ``width`` (``montmul synth
-    --core NAME --width K --target ecp5 --engine modexp|crt``) from the synthesis cache,
-    or run now with ``run_synth``: fmax_mhz, luts, ff, dsp, bram, fits
-    (True/False/None: unknown), result (a synthesis result exists, with an
-    Fmax or, timed out or too big, without) and a note saying where they
-    come from or why they are missing."""
+    --core NAME --width K --target ecp5 --engine modexp|crt``, with
+    ``options`` as ``--option`` on top of the registry's flow options) from
+    the synthesis cache, or run now with ``run_synth``: fmax_mhz, luts, ff,
+    dsp, bram, fits (True/False/None: unknown), result (a synthesis result
+    exists, with an Fmax or, timed out or too big, without) and a note
+    saying where they come from or why they are missing."""
     out = {"fmax_mhz": None, "luts": None, "ff": None, "dsp": None, "bram": None, "fits": None, "note": "",
            "result": False}  # result: a synthesis result exists (with an Fmax or not)
+    options = dict(options or {})
     cmd = (f"montmul synth --core {core} --width {width} --target ecp5 --engine {engine}"
-           + "".join(f" --param {k}={v}" for k, v in sorted(params.items())))
+           + "".join(f" --param {k}={v}" for k, v in sorted(params.items()))
+           + "".join(f" --option {k}={v}" for k, v in sorted(options.items())))
     try:
         from montmul.synth import Job, ToolError, cached, synth
 
-        job = Job(core, width, "ecp5", params=params, engine=engine)
+        job = Job(core, width, "ecp5", params=params, options=options, engine=engine)
         res = cached(job)  # the build cache, then the tracked store syn/results/
     except Exception as exc:  # tools missing, unknown core, ...
         return {**out, "note": f"no synthesis cache key: {exc}"}
@@ -132,6 +136,31 @@ def ecp5_result(core: str, params: dict[str, int], width: int, run_synth: bool =
         return {**out, "note": str(res.get("error", "no Fmax"))[:100]}
     out["fmax_mhz"] = float(res["fmax_mhz"])
     out["note"] = "synthesis cache" if from_cache else "synthesized now"
+    return out
+
+
+def parse_ecp5_options(items: list[str]) -> dict[str, object]:
+    """``--ecp5-option O=V`` items as a flow-option dict (values read as
+    ``montmul synth --option`` reads them: int, else float, else text);
+    ValueError for a malformed item or an option the ECP5 flow does not
+    have."""
+    from montmul.synth import DEFAULTS
+
+    out: dict[str, object] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise ValueError(f"--ecp5-option takes NAME=VALUE, got {item!r}")
+        if name not in DEFAULTS["ecp5"]:
+            raise ValueError(f"--ecp5-option: the ECP5 flow has no option {name!r} "
+                             f"(it has {', '.join(sorted(DEFAULTS['ecp5']))})")
+        out[name] = value
+        for conv in (int, float):  # the rule of montmul synth --option, so the cache keys match
+            try:
+                out[name] = conv(value)
+                break
+            except ValueError:
+                pass
     return out
 
 
@@ -380,7 +409,9 @@ def markdown(data: dict) -> str:
                f"`mm_modexp`. Cycles from the "
                f"{'cycle-exact model' if sim == 'model' else sim + ' RTL simulation'}, mean of {data['samples']} "
                f"message(s). Time = cycles / that engine's own post-route ECP5 Fmax at the width it runs at "
-               f"(`montmul synth --core NAME --width K --target ecp5 --engine crt|modexp`); resources are that "
+               f"(`montmul synth --core NAME --width K --target ecp5 --engine crt|modexp"
+               f"{''.join(f' --option {k}={v}' for k, v in sorted(data.get('ecp5_options', {}).items()))}`); "
+               f"resources are that "
                f"engine's; \"fits\" = fits the {dev['name']} ({dev['luts']:,} LUTs, {dev['dsp']} MULT18X18D). "
                f"\"RTL\": one signature run on that simulator gave the model's result and cycles. "
                f"Command: `{data['command']}`.")
@@ -485,6 +516,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sw-reps", type=int, default=200, help="repetitions of each software operation")
     ap.add_argument("--jobs", type=int, default=1, help="parallel processes for the cores")
     ap.add_argument("--synth", action="store_true", help="run missing ECP5 engine synthesis (hours at 1024 bits)")
+    ap.add_argument("--ecp5-option", action="append", default=[], metavar="O=V",
+                    help="an ECP5 flow option on top of the registry's for every engine's figures (as montmul "
+                         "synth --option; repeatable), e.g. router=router2")
     ap.add_argument("--cache", default=str(Path("build") / "bench" / "cache"),
                     help="model results cache (keyed on the model code); '' for none")
     ap.add_argument("--json", action="store_true", help="print the whole result as JSON")
@@ -510,6 +544,7 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError("--confirm-cached-only needs --confirm SIM and a --cache")
         if not set(confirm_bits) <= set(bits):
             raise ValueError(f"--confirm-bits {args.confirm_bits} names a size not in --bits {args.bits}")
+        ecp5_opts = parse_ecp5_options(args.ecp5_option)
     except KeyError as exc:
         print(f"bench_rsa: error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return 2
@@ -552,7 +587,7 @@ def main(argv: list[str] | None = None) -> int:
                 bar.update()
     missing, no_fmax = [], []  # no synthesis result; a result without an Fmax (timed out, does not fit)
     for r in rows:
-        e = ecp5_result(r["core"], r["params"], r["width"], args.synth, r["engine"])
+        e = ecp5_result(r["core"], r["params"], r["width"], args.synth, r["engine"], ecp5_opts)
         r.update({k: e[k] for k in ("luts", "ff", "dsp", "bram", "fits")})
         r["fmax_mhz"], r["fmax_note"] = e["fmax_mhz"], e["note"]
         if e["fmax_mhz"] is None:
@@ -565,7 +600,8 @@ def main(argv: list[str] | None = None) -> int:
 
     data = {
         "command": "python bench/bench_rsa.py " + " ".join(argv if argv is not None else sys.argv[1:]),
-        "sim": args.sim, "samples": args.samples, "rows": rows, "papers": PAPERS, "software": sw,
+        "sim": args.sim, "samples": args.samples, "ecp5_options": ecp5_opts, "rows": rows, "papers": PAPERS,
+        "software": sw,
         "fios": {"rows": p003.FIOS_DSP_MM, "source": p003.FIOS_SOURCE, "device": p003.FIOS_DEVICE},
         "device": device(), "seconds": round(time.perf_counter() - t0, 1), "host": _cpu(), "cpus": os.cpu_count(),
     }

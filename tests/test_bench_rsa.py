@@ -72,6 +72,8 @@ def test_json_schema_and_cycles(bench, tmp_path, capsys):
     (["--bits", "1000"], "no 1000-bit key"),
     (["--bits", "2048", "--confirm", "verilator", "--confirm-bits", "3072"], "--confirm-bits 3072 names a size not in"),
     (["--bits", "2048", "--confirm-cached-only"], "--confirm-cached-only needs --confirm"),
+    (["--bits", "2048", "--ecp5-option", "router"], "--ecp5-option takes NAME=VALUE"),
+    (["--bits", "2048", "--ecp5-option", "routr=router2"], "the ECP5 flow has no option 'routr'"),
 ])
 def test_errors(bench, argv, msg, capsys):
     assert bench.main(argv + ["--sw-reps", "0"]) == 2
@@ -249,3 +251,21 @@ def test_missing_figures_are_told_apart_from_results_without_an_fmax(bench, monk
     without = next(line for line in err.splitlines() if "without an Fmax" in line)
     assert "scs_new at 1024 bits" in missing and "r2_basic" not in missing
     assert "r2_basic at 1024 bits" in without and "scs_new" not in without
+
+
+def test_ecp5_option_selects_the_synthesis_result_montmul_synth_option_files(bench):
+    """--ecp5-option: the engine figures are looked up under the cache key of
+    ``montmul synth ... --option O=V`` (same value types), and the "not
+    synthesized" note gives that command."""
+    from montmul import synth as sy
+
+    opts = bench.parse_ecp5_options(["router=router2", "budget_s=7200", "freq_mhz=150.5"])
+    assert opts == {"router": "router2", "budget_s": 7200, "freq_mhz": 150.5}
+    # the CLI's jobs for the same command line
+    cli = sy.Job("r2_basic", 512, "ecp5", {}, {"router": "router2", "budget_s": 7200, "freq_mhz": 150.5},
+                 engine="crt")
+    assert sy.cache_key(sy.Job("r2_basic", 512, "ecp5", {}, opts, engine="crt"))[0] == sy.cache_key(cli)[0]
+    assert sy.cache_key(cli)[0] != sy.cache_key(sy.Job("r2_basic", 512, "ecp5", {}, {}, engine="crt"))[0]
+    e = bench.ecp5_result("r2_basic", {}, 40, engine="crt", options={"router": "router2"})
+    assert e["fmax_mhz"] is None and not e["result"]
+    assert "montmul synth --core r2_basic --width 40 --target ecp5 --engine crt --option router=router2" in e["note"]
