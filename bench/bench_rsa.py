@@ -140,10 +140,11 @@ def ecp5_result(core: str, params: dict[str, int], width: int, run_synth: bool =
 
 
 def parse_ecp5_options(items: list[str]) -> dict[str, object]:
-    """``--ecp5-option O=V`` items as a flow-option dict (values read as
-    ``montmul synth --option`` reads them: int, else float, else text);
+    """``--ecp5-option O=V`` items as a flow-option dict, each value read by
+    ``montmul synth --option``'s own reader (so the cache keys match);
     ValueError for a malformed item or an option the ECP5 flow does not
     have."""
+    from montmul.cli import _option_value
     from montmul.synth import DEFAULTS
 
     out: dict[str, object] = {}
@@ -154,13 +155,7 @@ def parse_ecp5_options(items: list[str]) -> dict[str, object]:
         if name not in DEFAULTS["ecp5"]:
             raise ValueError(f"--ecp5-option: the ECP5 flow has no option {name!r} "
                              f"(it has {', '.join(sorted(DEFAULTS['ecp5']))})")
-        out[name] = value
-        for conv in (int, float):  # the rule of montmul synth --option, so the cache keys match
-            try:
-                out[name] = conv(value)
-                break
-            except ValueError:
-                pass
+        out[name] = _option_value(value)
     return out
 
 
@@ -410,7 +405,7 @@ def markdown(data: dict) -> str:
                f"{'cycle-exact model' if sim == 'model' else sim + ' RTL simulation'}, mean of {data['samples']} "
                f"message(s). Time = cycles / that engine's own post-route ECP5 Fmax at the width it runs at "
                f"(`montmul synth --core NAME --width K --target ecp5 --engine crt|modexp"
-               f"{''.join(f' --option {k}={v}' for k, v in sorted(data.get('ecp5_options', {}).items()))}`); "
+               f"{''.join(f' --option {k}={v}' for k, v in sorted(data['ecp5_options'].items()))}`); "
                f"resources are that "
                f"engine's; \"fits\" = fits the {dev['name']} ({dev['luts']:,} LUTs, {dev['dsp']} MULT18X18D). "
                f"\"RTL\": one signature run on that simulator gave the model's result and cycles. "

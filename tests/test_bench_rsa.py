@@ -253,19 +253,21 @@ def test_missing_figures_are_told_apart_from_results_without_an_fmax(bench, monk
     assert "r2_basic at 1024 bits" in without and "scs_new" not in without
 
 
-def test_ecp5_option_selects_the_synthesis_result_montmul_synth_option_files(bench):
-    """--ecp5-option: the engine figures are looked up under the cache key of
-    ``montmul synth ... --option O=V`` (same value types), and the "not
-    synthesized" note gives that command."""
+def test_ecp5_option_selects_the_synthesis_result_montmul_synth_option_files(bench, monkeypatch):
+    """--ecp5-option: the engine figures are looked up for the job ``montmul
+    synth ... --option O=V`` builds (values read by the CLI's own reader),
+    and the "not synthesized" note gives that command."""
+    from montmul import cli
     from montmul import synth as sy
 
-    opts = bench.parse_ecp5_options(["router=router2", "budget_s=7200", "freq_mhz=150.5"])
+    items = ["router=router2", "budget_s=7200", "freq_mhz=150.5"]
+    opts = bench.parse_ecp5_options(items)
+    assert opts == {i.split("=")[0]: cli._option_value(i.split("=")[1]) for i in items}
     assert opts == {"router": "router2", "budget_s": 7200, "freq_mhz": 150.5}
-    # the CLI's jobs for the same command line
-    cli = sy.Job("r2_basic", 512, "ecp5", {}, {"router": "router2", "budget_s": 7200, "freq_mhz": 150.5},
-                 engine="crt")
-    assert sy.cache_key(sy.Job("r2_basic", 512, "ecp5", {}, opts, engine="crt"))[0] == sy.cache_key(cli)[0]
-    assert sy.cache_key(cli)[0] != sy.cache_key(sy.Job("r2_basic", 512, "ecp5", {}, {}, engine="crt"))[0]
+    looked_up = []
+    monkeypatch.setattr(sy, "cached", lambda job, *a, **k: looked_up.append(job))
     e = bench.ecp5_result("r2_basic", {}, 40, engine="crt", options={"router": "router2"})
+    assert [(j.core, j.width, j.engine, j.options) for j in looked_up] == [("r2_basic", 40, "crt", {"router": "router2"})]
+    assert sy.cache_key(looked_up[0])[0] != sy.cache_key(sy.Job("r2_basic", 40, "ecp5", {}, {}, engine="crt"))[0]
     assert e["fmax_mhz"] is None and not e["result"]
     assert "montmul synth --core r2_basic --width 40 --target ecp5 --engine crt --option router=router2" in e["note"]
