@@ -45,7 +45,7 @@ def test_jobs_cover_every_core_and_the_engine_rows():
     for r, j in js:
         if r in ("pair", "regs"):
             assert j.resolve()[2] == eng[(j.core, j.width)].resolve()[2]
-        assert (j.engine_kind == "regs") == (r == "regs")
+        assert (j.engine_kind == "regs") == (r.split("@")[0] == "regs")
     # one seed per run (1024 bits): the engine and its core alone with the
     # extra seeds too, the same jobs but for the seed; none at 256 bits
     seeded = [(r, j) for r, j in js if "@" in r]
@@ -152,7 +152,7 @@ def test_engine_against_core_by_the_median_of_the_seeds(monkeypatch):
     """From 1024 bits each seed is its own job; the comparison takes the
     median run of the engine's and of the core's seeds, and lists them."""
     fm = {("modexp", 1): 50.0, ("modexp", 2): 60.0, ("modexp", 3): 55.0,
-          ("", 1): 70.0, ("", 2): 62.0, ("", 3): 66.0}
+          ("", 1): 70.0, ("", 2): 62.0, ("", 3): 66.0, ("regs", 1): 40.0, ("regs", 3): 44.0}
 
     def fake(job, build_dir=None):
         opts = job.resolve()[2]
@@ -167,6 +167,8 @@ def test_engine_against_core_by_the_median_of_the_seeds(monkeypatch):
     row = next(r for r in ecp5.engine_rows(data) if (r["core"], r["width"]) == ("scs_new", 1024))
     assert row["engine_result"]["fmax_mhz"] == 55.0 and row["core_result"]["fmax_mhz"] == 66.0
     assert row["ratio"] == pytest.approx(55 / 66 - 1) and row["within"] is False
+    # the core between registers too; its seed 2 not run: the lower of the two
+    assert row["regs_result"]["fmax_mhz"] == 40.0 and row["ratio_regs"] == pytest.approx(55 / 40 - 1)
     md = ecp5.markdown(data)
     assert "| `scs_new` | 1024 | 5 / 6 / 66.0 (median of 70.0, 62.0, 66.0) | 5 / 6 / 55.0 (median of 50.0, " \
            "60.0, 55.0) | -16.7 % | no |" in md
@@ -175,4 +177,7 @@ def test_engine_against_core_by_the_median_of_the_seeds(monkeypatch):
     row = next(r for r in ecp5.engine_rows(ecp5.build((1024,), run=False)) if r["core"] == "scs_new"
                and r["width"] == 1024)
     assert row["engine_result"]["fmax_mhz"] == 50.0 and row["engine_result"]["fmax_seeds"] == {"1": 50.0, "2": 60.0}
-    assert "--engine --option seed=3`" in ecp5.markdown(ecp5.build((1024,), run=False))  # listed as not run
+    md = ecp5.markdown(ecp5.build((1024,), run=False))
+    assert "--engine --option seed=3`" in md  # listed as not run
+    assert ("`montmul synth --core scs_new --width 1024 --target ecp5 --engine regs --param CheckRange=0 "
+            "--param CheckMod=0 --option router=router2 --option seed=2`") in md
