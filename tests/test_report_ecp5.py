@@ -46,8 +46,9 @@ def test_jobs_cover_every_core_and_the_engine_rows():
         if r in ("pair", "regs"):
             assert j.resolve()[2] == eng[(j.core, j.width)].resolve()[2]
         assert (j.engine_kind == "regs") == (r.split("@")[0] == "regs")
-    # one seed per run (1024 bits): the engine and its core alone with the
-    # extra seeds too, the same jobs but for the seed; none at 256 bits
+    # one seed per run (1024 bits): the engine, its core alone and between
+    # registers with the extra seeds too, the same jobs but for the seed;
+    # none at 256 bits
     seeded = [(r, j) for r, j in js if "@" in r]
     assert {(j.core, j.width) for _, j in seeded} == {(c, 1024) for c in ecp5.ENGINE_CORES}
     for r, j in seeded:
@@ -150,7 +151,8 @@ def test_intro_names_each_core_with_its_own_flow_options(monkeypatch):
 
 def test_engine_against_core_by_the_median_of_the_seeds(monkeypatch):
     """From 1024 bits each seed is its own job; the comparison takes the
-    median run of the engine's and of the core's seeds, and lists them."""
+    median run of each role's seeds (engine, core alone, core between
+    registers), and lists them."""
     fm = {("modexp", 1): 50.0, ("modexp", 2): 60.0, ("modexp", 3): 55.0,
           ("", 1): 70.0, ("", 2): 62.0, ("", 3): 66.0, ("regs", 1): 40.0, ("regs", 3): 44.0}
 

@@ -34,9 +34,10 @@ ENGINE_WIDTHS = (256, 1024)
 #: issue 10's requirement on the engine: within this fraction of its core's Fmax
 ENGINE_TOLERANCE = 0.05
 #: where the engine's flow runs one placement seed (from 1024 bits), the
-#: engine and its core alone are also run with these seeds, one job each
-#: (``--option seed=S``), and compared by the median: one seed's Fmax moves
-#: by more than the tolerance (docs/synthesis.md, "The engine against its core")
+#: engine, its core alone and its core between registers are also run with
+#: these seeds, one job each (``--option seed=S``), and compared by the
+#: median: one seed's Fmax moves by more than the tolerance
+#: (docs/synthesis.md, "The engine against its core")
 EXTRA_SEEDS = (2, 3)
 #: the flow's device, LFE5U-85F (flows.DEFAULTS["ecp5"]["device"]; Lattice DS1044)
 DEVICE = flows.ECP5_DEVICES[str(flows.DEFAULTS["ecp5"]["device"])]
