@@ -21,6 +21,7 @@ a result ("does not fit", "timed out"), not a failure.
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 from pathlib import Path
 
@@ -73,16 +74,17 @@ def jobs(widths=WIDTHS) -> list[tuple[str, synth.Job]]:
 
 def seed_median(entries: list[dict]) -> dict:
     """One result standing for single-seed runs of one job: the run of the
-    median Fmax (the lower middle one of an even count, as the flow's own
-    median), with every run's seed and Fmax in ``fmax_seeds``.  Runs without
-    an Fmax are left out; with fewer than two, the first entry with an Fmax,
-    else the first entry."""
-    ok = sorted((e for e in entries if e.get("fmax_mhz")), key=lambda e: e["fmax_mhz"])
+    median Fmax by the flow's own rule (``statistics.median_low``, as
+    :func:`montmul.synth.flows` takes it over the seeds of one job), with
+    every run's seed and Fmax in ``fmax_seeds``.  Runs without an Fmax are
+    left out; with fewer than two, the first entry with an Fmax, else the
+    first entry."""
+    ok = [e for e in entries if e.get("fmax_mhz")]
     if len(ok) < 2:
         return ok[0] if ok else entries[0]
-    med = dict(ok[(len(ok) - 1) // 2])
-    med["fmax_seeds"] = {str((e.get("options") or {}).get("seed", "?")): e["fmax_mhz"] for e in entries
-                         if e.get("fmax_mhz")}
+    fmax = statistics.median_low(e["fmax_mhz"] for e in ok)
+    med = dict(next(e for e in ok if e["fmax_mhz"] == fmax))
+    med["fmax_seeds"] = {str((e.get("options") or {}).get("seed", "?")): e["fmax_mhz"] for e in ok}
     return med
 
 
