@@ -147,6 +147,26 @@ def test_bad_jobs_rejected():
         sy.Job("nope", 16, "asic").resolve()
 
 
+def test_optional_flow_option_timing_weight():
+    """An option of flows.OPTIONAL is in a job's resolved options (and so its
+    key) only when set, reaches nextpnr when set, and takes positive
+    integers only."""
+    plain = sy.Job("r2_basic", 16, "ecp5")
+    opts = plain.resolve()[2]
+    assert "timing_weight" not in opts and "--placer-heap-timingweight" not in flows.nextpnr_args(opts, 1)
+    weighted = sy.Job("r2_basic", 16, "ecp5", options={"timing_weight": 60})
+    wopts = weighted.resolve()[2]
+    args = flows.nextpnr_args(wopts, 2, "_seed2")
+    assert args[args.index("--placer-heap-timingweight") + 1] == "60" and "report_seed2.json" in args
+    assert sy.cache_key(weighted)[0] != sy.cache_key(plain)[0]
+    assert sy.cache_key(plain)[1]["options"] == {k: v for k, v in wopts.items() if k != "timing_weight"}
+    for bad in (0, -5, "60", True, 2.5):
+        with pytest.raises(ValueError, match="timing_weight takes a positive integer"):
+            sy.Job("r2_basic", 16, "ecp5", options={"timing_weight": bad}).resolve()
+    with pytest.raises(ValueError, match="flow option"):
+        sy.Job("r2_basic", 16, "asic", options={"timing_weight": 60}).resolve()
+
+
 def test_missing_tool_is_a_clear_error(monkeypatch):
     monkeypatch.setitem(tools.TOOLS, "sta", ("sta-not-installed-here", "the Debian package opensta"))
     tools.find.cache_clear()

@@ -154,6 +154,24 @@ def test_rekey_refiles_only_results_whose_sole_change_is_named(dirs, capsys):
     assert store.main(["rekey"]) == 2
 
 
+def test_rekey_keeps_a_result_whose_job_now_resolves_to_other_options(dirs, monkeypatch):
+    """A result whose only changed file is named, but whose job today
+    resolves to other flow options (the registry added one for the width),
+    stays stale: re-filed, it would answer a question it was not run for."""
+    _, st = dirs
+    res = _result(JOB)
+    rel = _flows_rel(res)
+    res["hashes"]["flow_files"][rel] = "0" * 64
+    res["key"] = "d" * 24
+    old = _write(st, res)
+    core = synth.cores.lookup(JOB.core)
+    with monkeypatch.context() as m:
+        m.setattr(type(core), "ecp5_options", lambda self, width, engine=False: {"timing_weight": 60})
+        assert synth.cache_key(JOB)[1]["options"]["timing_weight"] == 60
+        assert store.rekey([rel], st) == [] and old.is_file()
+    assert [e["path"] for e in store.rekey([rel], st, dry_run=True)] == [old]
+
+
 def test_result_dir_follows_a_refiled_result(dirs):
     """A re-filed result keeps the folder it was made in (its key changed,
     so the job's work directory name did too); without it, the job's."""

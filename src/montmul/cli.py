@@ -355,11 +355,11 @@ def cmd_synth(args) -> int:
         name, sep, value = item.partition("=")
         if not sep:
             raise ValueError(f"--option takes NAME=VALUE, got {item!r}")
-        if not any(name in sy.DEFAULTS[t] for t in targets):
+        if not any(name in sy.flows.known_options(t) for t in targets):
             raise ValueError(f"no target among {', '.join(targets)} has a flow option {name!r}")
         options[name] = _option_value(value)
     jobs = [
-        sy.Job(c, k, t, params, {o: v for o, v in options.items() if o in sy.DEFAULTS[t]}, engine=args.engine)
+        sy.Job(c, k, t, params, {o: v for o, v in options.items() if o in sy.flows.known_options(t)}, engine=args.engine)
         for c in names for k in widths for t in targets
     ]
     for j in jobs:

@@ -74,6 +74,25 @@ DEFAULTS: dict[str, dict[str, object]] = {
     },
 }
 
+#: Flow options a run may set that have no default here: unset, the tool's
+#: own default applies and the option is not in the resolved options (so not
+#: in the cache key of a run without it).
+OPTIONAL: dict[str, dict[str, str]] = {
+    "ecp5": {
+        # nextpnr --placer-heap-timingweight (nextpnr's default: 10); a higher
+        # weight pulls timing-critical cells closer (docs/synthesis.md)
+        "timing_weight": "int",
+    },
+    "asic": {},
+    "xilinx": {},
+}
+
+
+def known_options(target: str) -> tuple[str, ...]:
+    """Every flow option ``target`` takes: :data:`DEFAULTS`, then :data:`OPTIONAL`."""
+    return (*DEFAULTS[target], *OPTIONAL[target])
+
+
 #: Template files of each target (their contents are part of the cache key).
 FLOW_FILES = {
     "ecp5": ("ecp5.ys.in", "hier.ys.in"),
@@ -328,6 +347,18 @@ def _no_fit(name: str, counts: dict[str, int], dev: dict, why: str = "") -> str:
             + (f" ({why})" if why else ""))
 
 
+def nextpnr_args(opts: dict, seed: int, sfx: str = "") -> list[str]:
+    """nextpnr-ecp5's arguments for one placement seed (``sfx`` names its
+    report and logs) under the resolved flow options ``opts``."""
+    return [
+        f"--{opts['device']}", "--package", str(opts["package"]), "--out-of-context",
+        "--json", "netlist.json", "--freq", str(opts["freq_mhz"]), "--seed", str(seed),
+        "--placer", str(opts["placer"]), "--router", str(opts["router"]),
+        *(["--placer-heap-timingweight", str(opts["timing_weight"])] if "timing_weight" in opts else []),
+        "--timing-allow-fail", "--report", f"report{sfx}.json", "-l", f"nextpnr{sfx}.log", "-q",
+    ]
+
+
 def run_ecp5(core: Core, hdl: dict[str, int], opts: dict, cwd: Path) -> dict:
     """Yosys, then nextpnr-ecp5 within ``budget_s`` seconds for the whole
     job; the Fmax is the median over ``seeds`` placement seeds when the first
@@ -389,12 +420,7 @@ def run_ecp5(core: Core, hdl: dict[str, int], opts: dict, cwd: Path) -> dict:
             break  # no time for another seed within the budget
         seed = int(opts["seed"]) + i
         sfx = "" if i == 0 else f"_seed{seed}"
-        args = [
-            f"--{opts['device']}", "--package", str(opts["package"]), "--out-of-context",
-            "--json", "netlist.json", "--freq", str(opts["freq_mhz"]), "--seed", str(seed),
-            "--placer", str(opts["placer"]), "--router", str(opts["router"]),
-            "--timing-allow-fail", "--report", f"report{sfx}.json", "-l", f"nextpnr{sfx}.log", "-q",
-        ]
+        args = nextpnr_args(opts, seed, sfx)
         try:
             secs = tools.run("nextpnr-ecp5", args, cwd, f"nextpnr{sfx}.out", timeout=max(1.0, left()))
         except ToolTimeout:

@@ -143,7 +143,10 @@ def _candidates(store: Path | None, eligible):
     """``(path, result, key, new_hashes, changed)`` for each stored result
     that is stale only through changed (not missing) files, all of which
     ``eligible(result, changed)`` accepts, and whose key rebuilt today
-    (:func:`montmul.synth.cache_key`) hashes no other changed file."""
+    (:func:`montmul.synth.cache_key`) hashes no other changed file and
+    resolves to the flow options and HDL parameters the result was made with
+    (a registry change, e.g. a flow option added for the width, changes what
+    the same job asks for, so its old result answers another question)."""
     from . import GENERATED, Job, cache_key
 
     store = store or store_dir()
@@ -156,6 +159,8 @@ def _candidates(store: Path | None, eligible):
             continue
         params = {k: v for k, v in r["params"].items() if k != "Width"}
         key, data = cache_key(Job(r["core"], r["width"], r["target"], params, r["options"], r["engine"]))
+        if data["options"] != r["options"] or data["params"] != r["params"]:
+            continue
         old, new = r["hashes"], {"rtl": data["rtl"], "flow_files": data["flow_files"]}
         rebuilt = sorted(rel for kind in new for rel in set(new[kind]) | set(old.get(kind, {}))
                          if not rel.startswith(GENERATED) and new[kind].get(rel) != old.get(kind, {}).get(rel))
