@@ -144,18 +144,19 @@ def parse_ecp5_options(items: list[str]) -> dict[str, object]:
     ``montmul synth --option``'s own reader (so the cache keys match);
     ValueError for a malformed item or an option the ECP5 flow does not
     have."""
-    from montmul.cli import _option_value
-    from montmul.synth import DEFAULTS
+    from montmul.cli_util import parse_option_value
+    from montmul.synth import flows
 
     out: dict[str, object] = {}
     for item in items:
         name, sep, value = item.partition("=")
         if not sep or not name:
             raise ValueError(f"--ecp5-option takes NAME=VALUE, got {item!r}")
-        if name not in DEFAULTS["ecp5"]:
+        known = flows.known_options("ecp5")
+        if name not in known:
             raise ValueError(f"--ecp5-option: the ECP5 flow has no option {name!r} "
-                             f"(it has {', '.join(sorted(DEFAULTS['ecp5']))})")
-        out[name] = _option_value(value)
+                             f"(it has {', '.join(sorted(known))})")
+        out[name] = parse_option_value(value)
     return out
 
 

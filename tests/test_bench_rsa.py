@@ -257,13 +257,13 @@ def test_ecp5_option_selects_the_synthesis_result_montmul_synth_option_files(ben
     """--ecp5-option: the engine figures are looked up for the job ``montmul
     synth ... --option O=V`` builds (values read by the CLI's own reader),
     and the "not synthesized" note gives that command."""
-    from montmul import cli
+    from montmul import cli_util
     from montmul import synth as sy
 
-    items = ["router=router2", "budget_s=7200", "freq_mhz=150.5"]
+    items = ["router=router2", "budget_s=7200", "freq_mhz=150.5", "timing_weight=60"]
     opts = bench.parse_ecp5_options(items)
-    assert opts == {i.split("=")[0]: cli._option_value(i.split("=")[1]) for i in items}
-    assert opts == {"router": "router2", "budget_s": 7200, "freq_mhz": 150.5}
+    assert opts == {i.split("=")[0]: cli_util.parse_option_value(i.split("=")[1]) for i in items}
+    assert opts == {"router": "router2", "budget_s": 7200, "freq_mhz": 150.5, "timing_weight": 60}
     looked_up = []
     monkeypatch.setattr(sy, "cached", lambda job, *a, **k: looked_up.append(job))
     e = bench.ecp5_result("r2_basic", {}, 40, engine="crt", options={"router": "router2"})

@@ -106,10 +106,11 @@ def test_build_markdown_readme(monkeypatch, tmp_path):
     assert "`montmul synth --core r2_basic --width 2048 --target ecp5`" in md  # listed as not run
     assert "`montmul synth --core r2_basic --width 1024 --target ecp5 --engine`" in md
     pair = next(j for r, j in ecp5.jobs((256,)) if r == "pair" and j.core == "r2_basic" and j.width == 1024)
-    assert ecp5.command(pair) == "montmul synth --core r2_basic --width 1024 --target ecp5 --option router=router2"
+    eng = "".join(f" --option {k}={v}" for k, v in cores.ENGINE_ECP5_OPTIONS[1024].items())  # the engine's own
+    assert eng and ecp5.command(pair) == f"montmul synth --core r2_basic --width 1024 --target ecp5{eng}"
     regs = next(j for r, j in ecp5.jobs((256,)) if r == "regs" and j.core == "r2_basic" and j.width == 1024)
     assert ecp5.command(regs) == ("montmul synth --core r2_basic --width 1024 --target ecp5 --engine regs "
-                                  "--param CheckRange=0 --param CheckMod=0 --option router=router2")
+                                  f"--param CheckRange=0 --param CheckMod=0{eng}")
     readme = tmp_path / "README.md"
     readme.write_text(f"head\n{ecp5.README_BEGIN}\nold\n{ecp5.README_END}\ntail\n")
     ecp5.refresh_readme(readme, data)
@@ -181,5 +182,6 @@ def test_engine_against_core_by_the_median_of_the_seeds(monkeypatch):
     assert row["engine_result"]["fmax_mhz"] == 50.0 and row["engine_result"]["fmax_seeds"] == {"1": 50.0, "2": 60.0}
     md = ecp5.markdown(ecp5.build((1024,), run=False))
     assert "--engine --option seed=3`" in md  # listed as not run
+    eng = "".join(f" --option {k}={v}" for k, v in cores.ENGINE_ECP5_OPTIONS[1024].items())
     assert ("`montmul synth --core scs_new --width 1024 --target ecp5 --engine regs --param CheckRange=0 "
-            "--param CheckMod=0 --option router=router2 --option seed=2`") in md
+            f"--param CheckMod=0{eng} --option seed=2`") in md

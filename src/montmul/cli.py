@@ -35,7 +35,8 @@ from .cli_rsa import add_parsers as add_rsa_parsers
 from .cli_formal import add_parser as add_formal_parser
 from .cli_util import (
     DEFAULT_SIM, EXIT_CHECK, EXIT_INPUT, EXIT_INTERRUPT, EXIT_OK, EXIT_PIPE, EXIT_TOOL, EXIT_USAGE, SIMS,
-    CliError, core_and_width, fail, hdl_params, nonneg_int, parse_csv, parse_int, parse_widths, positive_int,
+    CliError, core_and_width, fail, hdl_params, nonneg_int, parse_csv, parse_int, parse_option_value, parse_widths,
+    positive_int,
 )
 from .models import InputError
 from .sim.api import simulate
@@ -320,15 +321,6 @@ def cmd_demo(args) -> int:
 
 
 # --------------------------------------------------------------------------
-def _option_value(text: str):
-    for conv in (int, float):
-        try:
-            return conv(text)
-        except ValueError:
-            pass
-    return text
-
-
 def cmd_synth(args) -> int:
     """Synthesis (ECP5, ASIC, Xilinx) of cores x widths x targets, cached, in
     parallel; derived figures (time, throughput, ATP) from the cycle models."""
@@ -357,7 +349,7 @@ def cmd_synth(args) -> int:
             raise ValueError(f"--option takes NAME=VALUE, got {item!r}")
         if not any(name in sy.flows.known_options(t) for t in targets):
             raise ValueError(f"no target among {', '.join(targets)} has a flow option {name!r}")
-        options[name] = _option_value(value)
+        options[name] = parse_option_value(value)
     jobs = [
         sy.Job(c, k, t, params, {o: v for o, v in options.items() if o in sy.flows.known_options(t)}, engine=args.engine)
         for c in names for k in widths for t in targets

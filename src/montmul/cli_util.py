@@ -78,6 +78,18 @@ def parse_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a decimal or 0x-hex integer: {text!r}") from None
 
 
+def parse_option_value(text: str) -> int | float | str:
+    """A flow option's value as ``montmul synth --option O=V`` reads it: an
+    integer, else a float, else the text (so equal options give equal cache
+    keys wherever they are read)."""
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return text
+
+
 def parse_csv(text: str) -> list[str]:
     return [t.strip() for t in text.split(",") if t.strip()]
 

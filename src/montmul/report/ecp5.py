@@ -244,7 +244,7 @@ def markdown(data: dict) -> str:
             util = f"{100 * e['luts'] / dev['luts']:.0f} %" if e.get("luts") else "–"
             fm = _fmax_text(e) if e.get("fmax_mhz") else cell(e)
             opts = e.get("options") or {}
-            o = ", ".join(f"{k}={opts[k]}" for k in ("seeds", "router", "budget_s", "share") if k in opts)
+            o = ", ".join(f"{k}={opts[k]}" for k in ("seeds", "router", "timing_weight", "budget_s", "share") if k in opts)
             L.append(f"| `{c}` | {w} | {_n(e.get('lut4'))} | {_n(e.get('ccu2c'))} | {_n(e.get('ff'))} "
                      f"| {_n(e.get('dsp'))} | {util} | {fm} | {_n(e.get('seconds'))} | {o} |")
     L += ["", "## The engine against its core", "",
