@@ -86,8 +86,11 @@ ECP5_OPTIONS: Mapping[int, Mapping[str, object]] = {1024: {"seeds": 1}}
 #: What an engine around a core (``--engine``) adds from 1024 bits: router2,
 #: the router that routes every measured 1024-bit engine within the hour
 #: (router1 gives more Fmax where it finishes, r2_basic's and scs_new_ct's,
-#: and timed out on scs_new's; docs/synthesis.md).
-ENGINE_ECP5_OPTIONS: Mapping[int, Mapping[str, object]] = {1024: {"router": "router2"}}
+#: and timed out on scs_new's; docs/synthesis.md), and nextpnr's heap placer
+#: at timing weight 60 instead of its default 10 (chosen by measurement on the
+#: scs_new_ct engine, whose core's control nets the default weight stretches
+#: across the die; docs/synthesis.md, "The engine against its core").
+ENGINE_ECP5_OPTIONS: Mapping[int, Mapping[str, object]] = {1024: {"router": "router2", "timing_weight": 60}}
 
 
 def _one(p: Params) -> int:
