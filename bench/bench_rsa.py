@@ -147,12 +147,12 @@ def parse_ecp5_options(items: list[str]) -> dict[str, object]:
     from montmul.cli_util import parse_option_value
     from montmul.synth import flows
 
+    known = flows.known_options("ecp5")
     out: dict[str, object] = {}
     for item in items:
         name, sep, value = item.partition("=")
         if not sep or not name:
             raise ValueError(f"--ecp5-option takes NAME=VALUE, got {item!r}")
-        known = flows.known_options("ecp5")
         if name not in known:
             raise ValueError(f"--ecp5-option: the ECP5 flow has no option {name!r} "
                              f"(it has {', '.join(sorted(known))})")

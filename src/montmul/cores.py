@@ -89,7 +89,7 @@ ECP5_OPTIONS: Mapping[int, Mapping[str, object]] = {1024: {"seeds": 1}}
 #: and timed out on scs_new's; docs/synthesis.md), and nextpnr's heap placer
 #: at timing weight 60 instead of its default 10 (chosen by measurement on the
 #: scs_new_ct engine, whose core's control nets the default weight stretches
-#: across the die; docs/synthesis.md, "The engine against its core").
+#: across the die; docs/synthesis.md, "The placer's timing weight").
 ENGINE_ECP5_OPTIONS: Mapping[int, Mapping[str, object]] = {1024: {"router": "router2", "timing_weight": 60}}
 
 
