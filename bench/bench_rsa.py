@@ -135,14 +135,12 @@ def ecp5_result(core: str, params: dict[str, int], width: int, run_synth: bool =
     if res.get("fmax_mhz") is None:
         return {**out, "note": str(res.get("error", "no Fmax"))[:100]}
     note = "synthesis cache" if from_cache else "synthesized now"
-    if int(job.resolve()[2]["seeds"]) == 1 and "seed" not in options:
+    if "seed" not in options:
         # a one-seed run: where the cache holds the report's extra seeds of the
         # same job (montmul.report.ecp5), the median run, as the report takes it
-        from montmul.report.ecp5 import EXTRA_SEEDS, seed_median
+        from montmul.report.ecp5 import seed_median, seeded_jobs
 
-        more = [cached(Job(core, width, "ecp5", params=params, options={**options, "seed": s}, engine=engine))
-                for s in EXTRA_SEEDS]
-        more = [r for r in more if r and r.get("fmax_mhz")]
+        more = [r for r in map(cached, seeded_jobs(job)) if r and r.get("fmax_mhz")]
         if more:
             res = seed_median([res, *more])
             out["fmax_seeds"] = res["fmax_seeds"]

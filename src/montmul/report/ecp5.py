@@ -59,17 +59,21 @@ def jobs(widths=WIDTHS) -> list[tuple[str, synth.Job]]:
     for c in ENGINE_CORES:
         for w in ENGINE_WIDTHS:
             opts = cores.get(c).ecp5_options(w, engine=True)
-            engine = synth.Job(c, w, "ecp5", engine="modexp")
-            out.append(("engine", engine))
-            out.append(("pair", synth.Job(c, w, "ecp5", options=opts)))
-            out.append(("regs", synth.Job(c, w, "ecp5", engine_core_params(c), opts, engine="regs")))
-            if int(engine.resolve()[2]["seeds"]) == 1:
-                for seed in EXTRA_SEEDS:
-                    out.append((f"engine@{seed}", synth.Job(c, w, "ecp5", options={"seed": seed}, engine="modexp")))
-                    out.append((f"pair@{seed}", synth.Job(c, w, "ecp5", options={**opts, "seed": seed})))
-                    out.append((f"regs@{seed}", synth.Job(c, w, "ecp5", engine_core_params(c),
-                                                         {**opts, "seed": seed}, engine="regs")))
+            row = {"engine": synth.Job(c, w, "ecp5", engine="modexp"),
+                   "pair": synth.Job(c, w, "ecp5", options=opts),
+                   "regs": synth.Job(c, w, "ecp5", engine_core_params(c), opts, engine="regs")}
+            out += row.items()
+            out += [(f"{role}@{j.options['seed']}", j) for role, job in row.items() for j in seeded_jobs(job)]
     return out
+
+
+def seeded_jobs(job: synth.Job) -> list[synth.Job]:
+    """``job`` with each placement seed of :data:`EXTRA_SEEDS`
+    (``--option seed=S``) where its flow runs one seed, else none."""
+    if int(job.resolve()[2]["seeds"]) != 1:
+        return []
+    return [synth.Job(job.core, job.width, job.target, job.params, {**job.options, "seed": s}, job.engine)
+            for s in EXTRA_SEEDS]
 
 
 def seed_median(entries: list[dict]) -> dict:
