@@ -26,7 +26,7 @@ TOOL_FILES = {"test_lint.py", "test_modexp_lint.py", "test_synth.py", "test_repo
 RTL_WORDS = ("icarus", "verilator")
 
 #: Tests that simulate RTL without saying so in their name.
-RTL_TESTS = {"test_rtl_paths", "test_data_dependent_flag_matches_rtl"}
+RTL_TESTS = {"test_rtl_paths", "test_data_dependent_flag_matches_rtl", "test_rerun_reproduces_the_flow"}
 
 #: Pure-Python tests of several seconds each (measured: `pytest --durations`).
 SLOW_TESTS = {
