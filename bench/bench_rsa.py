@@ -151,24 +151,12 @@ def ecp5_result(core: str, params: dict[str, int], width: int, run_synth: bool =
 
 
 def parse_ecp5_options(items: list[str]) -> dict[str, object]:
-    """``--ecp5-option O=V`` items as a flow-option dict, each value read by
-    ``montmul synth --option``'s own reader (so the cache keys match);
-    ValueError for a malformed item or an option the ECP5 flow does not
-    have."""
-    from montmul.cli_util import parse_option_value
-    from montmul.synth import flows
+    """``--ecp5-option O=V`` items as a flow-option dict
+    (:func:`montmul.cli_util.parse_flow_options`, the reader of ``montmul
+    synth --option``, so the cache keys match)."""
+    from montmul.cli_util import parse_flow_options
 
-    known = flows.known_options("ecp5")
-    out: dict[str, object] = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            raise ValueError(f"--ecp5-option takes NAME=VALUE, got {item!r}")
-        if name not in known:
-            raise ValueError(f"--ecp5-option: the ECP5 flow has no option {name!r} "
-                             f"(it has {', '.join(sorted(known))})")
-        out[name] = parse_option_value(value)
-    return out
+    return parse_flow_options(items, "ecp5", "--ecp5-option")
 
 
 def config_name(core: str, params: dict[str, int]) -> str:

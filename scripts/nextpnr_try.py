@@ -23,17 +23,8 @@ from pathlib import Path
 
 from montmul import resources
 from montmul import synth as sy
-from montmul.cli_util import parse_option_value
+from montmul.cli_util import parse_flow_options
 from montmul.synth import flows, parse, tools
-
-
-def _result_dir(job: sy.Job, result: dict, build_dir: str | None) -> Path:
-    """The folder the result was made in: the one it records, else the job's
-    work folder under ``build_dir``."""
-    rel = result.get("work_dir")
-    if rel and (resources.data_root() / rel).is_dir():
-        return resources.data_root() / rel
-    return sy.work_dir(job, build_dir)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,13 +42,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="the synthesis build folder holding the job's result (default: montmul's, build/synth)")
     args = ap.parse_args(argv)
 
-    options = {}
-    for item in args.option:
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            ap.error(f"--option wants O=V, got {item!r}")
-        options[name] = parse_option_value(value)
     try:
+        options = parse_flow_options(args.option, "ecp5")
         job = sy.Job(args.core, args.width, "ecp5", {}, options, engine=args.engine or False)
         _, _, opts = job.resolve()
     except (ValueError, KeyError) as exc:
@@ -65,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     result = sy.cached(job, args.build_dir)
     if result is None:
         ap.error("this job has no cached result: run montmul synth for it first")
-    netlist = _result_dir(job, result, args.build_dir) / "netlist.json"
+    netlist = sy.result_dir(job, result, args.build_dir) / "netlist.json"
     if not netlist.is_file():
         ap.error(f"the cached result's netlist is gone: {netlist}")
     out = Path(args.out).resolve()

@@ -28,8 +28,8 @@ def script():
 
 def test_errors(script, tmp_path, capsys):
     for argv, want in ((["--core", "nope", "--width", "8"], "unknown core"),
-                       (["--core", "r2_basic", "--width", "8", "--option", "foo=1"], "unknown ecp5 flow option"),
-                       (["--core", "r2_basic", "--width", "8", "--option", "seed"], "--option wants O=V"),
+                       (["--core", "r2_basic", "--width", "8", "--option", "foo=1"], "the ECP5 flow has no option 'foo'"),
+                       (["--core", "r2_basic", "--width", "8", "--option", "seed"], "--option takes NAME=VALUE"),
                        (["--core", "r2_basic", "--width", "8", "--build-dir", str(tmp_path)], "no cached result")):
         with pytest.raises(SystemExit) as exc:
             script.main([*argv, "--out", "build/try/never"])

@@ -90,6 +90,26 @@ def parse_option_value(text: str) -> int | float | str:
     return text
 
 
+def parse_flow_options(items: list[str], target: str, flag: str = "--option") -> dict[str, object]:
+    """``flag O=V`` items as a flow-option dict for ``target``, each value
+    read by :func:`parse_option_value` (so the cache keys match
+    ``montmul synth --option``'s); ValueError for a malformed item or an
+    option the target's flow does not have."""
+    from .synth import flows
+
+    known = flows.known_options(target)
+    out: dict[str, object] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise ValueError(f"{flag} takes NAME=VALUE, got {item!r}")
+        if name not in known:
+            raise ValueError(f"{flag}: the {target.upper()} flow has no option {name!r} "
+                             f"(it has {', '.join(sorted(known))})")
+        out[name] = parse_option_value(value)
+    return out
+
+
 def parse_csv(text: str) -> list[str]:
     return [t.strip() for t in text.split(",") if t.strip()]
 

@@ -203,15 +203,15 @@ def work_dir(job: Job, build_dir: Path | str | None = None, key: str | None = No
     return build / "work" / f"{design.name}_w{job.width}_{job.target}_{key[:12]}"
 
 
-def result_dir(job: Job, result: dict) -> Path:
+def result_dir(job: Job, result: dict, build_dir: Path | str | None = None) -> Path:
     """Where ``result`` of ``job`` was made (its tool scripts, logs and
     netlists): the folder it records when that still exists (a result
     re-filed under a new key, ``montmul.synth.store rekey``, keeps its old
-    folder), else the job's work directory."""
+    folder), else the job's work directory (under ``build_dir``)."""
     rel = result.get("work_dir")
     if rel and (resources.data_root() / rel).is_dir():
         return resources.data_root() / rel
-    return work_dir(job)
+    return work_dir(job, build_dir)
 
 
 def _cache_file(build: Path, key: str) -> Path:
