@@ -45,6 +45,7 @@ import time
 from pathlib import Path
 
 from montmul import cores, progress, resources, rsa
+from montmul.cli_util import parse_flow_options
 
 #: Published figures (../shared/papers), exactly as printed.
 PAPERS = [
@@ -148,15 +149,6 @@ def ecp5_result(core: str, params: dict[str, int], width: int, run_synth: bool =
     out["fmax_mhz"] = float(res["fmax_mhz"])
     out["note"] = note
     return out
-
-
-def parse_ecp5_options(items: list[str]) -> dict[str, object]:
-    """``--ecp5-option O=V`` items as a flow-option dict
-    (:func:`montmul.cli_util.parse_flow_options`, the reader of ``montmul
-    synth --option``, so the cache keys match)."""
-    from montmul.cli_util import parse_flow_options
-
-    return parse_flow_options(items, "ecp5", "--ecp5-option")
 
 
 def config_name(core: str, params: dict[str, int]) -> str:
@@ -542,7 +534,7 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError("--confirm-cached-only needs --confirm SIM and a --cache")
         if not set(confirm_bits) <= set(bits):
             raise ValueError(f"--confirm-bits {args.confirm_bits} names a size not in --bits {args.bits}")
-        ecp5_opts = parse_ecp5_options(args.ecp5_option)
+        ecp5_opts = parse_flow_options(args.ecp5_option, "ecp5", "--ecp5-option")
     except KeyError as exc:
         print(f"bench_rsa: error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return 2

@@ -10,8 +10,10 @@
 ``make test`` runs them all."""
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
+from pathlib import Path
 
 import pytest
 
@@ -51,3 +53,19 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.rtl)
         elif func in SLOW_TESTS or any(int(x) >= WIDE for x in re.findall(r"\d+", ids)):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session")
+def load_script():
+    """A loader of the repository's scripts that are not in the package
+    (``bench/bench_rsa.py``, ``scripts/nextpnr_try.py``): path relative to
+    the repository -> the module."""
+    root = Path(__file__).resolve().parents[1]
+
+    def load(rel: str):
+        spec = importlib.util.spec_from_file_location(Path(rel).stem, root / rel)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+
+    return load

@@ -4,23 +4,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
 
 from montmul import rsa
 
-ROOT = Path(__file__).resolve().parents[1]
-
 
 @pytest.fixture(scope="module")
-def bench():
-    spec = importlib.util.spec_from_file_location("bench_rsa", ROOT / "bench" / "bench_rsa.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+def bench(load_script):
+    return load_script("bench/bench_rsa.py")
 
 
 def _row(name, ms, luts, dsp):
@@ -261,7 +254,7 @@ def test_ecp5_option_selects_the_synthesis_result_montmul_synth_option_files(ben
     from montmul import synth as sy
 
     items = ["router=router2", "budget_s=7200", "freq_mhz=150.5", "timing_weight=60"]
-    opts = bench.parse_ecp5_options(items)
+    opts = cli_util.parse_flow_options(items, "ecp5", "--ecp5-option")
     assert opts == {i.split("=")[0]: cli_util.parse_option_value(i.split("=")[1]) for i in items}
     assert opts == {"router": "router2", "budget_s": 7200, "freq_mhz": 150.5, "timing_weight": 60}
     looked_up = []

@@ -5,7 +5,6 @@ clear errors."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -19,11 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def script():
-    spec = importlib.util.spec_from_file_location("nextpnr_try", ROOT / "scripts" / "nextpnr_try.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+def script(load_script):
+    return load_script("scripts/nextpnr_try.py")
 
 
 def test_errors(script, tmp_path, capsys):
