@@ -261,6 +261,15 @@ SQUARE = "square"
 
 
 @dataclass(frozen=True)
+class ResultOf:
+    """B operand of a chained product: the result of an earlier product of the
+    same half (e.g. x~ for every table entry), read from PE 0's buffer, so it
+    must have arrived there."""
+
+    product: int
+
+
+@dataclass(frozen=True)
 class Array:
     """A ring of P physical PEs of w-bit words.
 
@@ -323,8 +332,9 @@ class Array:
 
 @dataclass
 class Job:
-    """One half's chain of products: the first A, then one B per product
-    (an int from memory, or :data:`SQUARE` for the previous result)."""
+    """One half's chain of products: the first A, then one B per product:
+    an int (from memory, there from the start), :data:`SQUARE` (the previous
+    result; for product 0, A itself) or :class:`ResultOf`."""
 
     k: Constants
     a: int
@@ -362,13 +372,20 @@ class _Token:
     last: bool
 
 
-def simulate(arr: Array, jobs: list[Job], interval: int | None = None) -> SimResult:
+def simulate(arr: Array, jobs: list[Job], interval: int | None = None,
+             trace: list | None = None) -> SimResult:
     """Run one or two halves' chains of products on the ring, cycle by cycle.
 
     Half h's product j starts (its wave 0 reaches virtual PE 0) at cycle
     L + h + j*interval (default :meth:`Array.interval`).  Returns the results
     with the cycle every result word is final and readable at PE 0; raises
     :class:`ScheduleViolation` on the first broken rule.
+
+    ``trace``, if a list, receives the state of every busy PE in every cycle:
+    ``("token", cycle, pe, (half, product, wave, chunk), b, q)`` for a token
+    register (the DSP operands read that cycle; the products reach the add L
+    cycles later) and ``("add", cycle, pe, (half, product, wave, virtual PE),
+    h, carry_in, sum)`` for the 3-input add.
     """
     if not 1 <= len(jobs) <= 2:
         raise ValueError("one or two halves")
@@ -379,14 +396,17 @@ def simulate(arr: Array, jobs: list[Job], interval: int | None = None) -> SimRes
         if not job.bs:
             raise ValueError("a job needs at least one product")
         _check_operands(job.a, job.a, job.k)
-        for b in job.bs:
-            if b != SQUARE:
+        for j, b in enumerate(job.bs):
+            if isinstance(b, ResultOf):
+                if not 0 <= b.product < j:
+                    raise ValueError(f"product {j}: B = result of product {b.product}, not an earlier one")
+            elif b != SQUARE:
                 _check_operands(b, b, job.k)
     P, w, d, L = arr.pes, arr.w, arr.d, arr.latency
     V, m, s = k0.v, k0.m, k0.s
     c = arr.chunks(k0)
     mask = (1 << w) - 1
-    square = any(b == SQUARE for job in jobs for b in job.bs)
+    square = any(not isinstance(b, int) for job in jobs for b in job.bs)
     gap = arr.interval(k0, square) if interval is None else interval
 
     def t0(h: int, j: int) -> int:
@@ -425,14 +445,15 @@ def simulate(arr: Array, jobs: list[Job], interval: int | None = None) -> SimRes
         if i >= m:
             return 0
         src = jobs[h].bs[j]
-        if src != SQUARE:
+        if isinstance(src, int):
             return jobs[h].k.word(src, i)
-        if j == 0:
+        if src == SQUARE and j == 0:
             return jobs[h].k.word(jobs[h].a, i)
-        got = buf.get((h, j - 1, i))
+        jsrc = j - 1 if src == SQUARE else src.product
+        got = buf.get((h, jsrc, i))
         if got is None or got[1] > tau - 1:
             raise ScheduleViolation("b-not-ready", f"half {h} product {j} wave {i}: B word {i} "
-                                    f"(the previous result's) not at PE 0 by cycle {tau - 1}")
+                                    f"(product {jsrc}'s result) not at PE 0 by cycle {tau - 1}")
         return got[0]
 
     def deliver(h: int, j: int, word: int, value: int, when: int) -> None:
@@ -470,6 +491,8 @@ def simulate(arr: Array, jobs: list[Job], interval: int | None = None) -> SimRes
                 raise ScheduleViolation("carry-not-ready", f"half {h} product {j} wave {i} virtual PE {v} "
                                         f"cycle {t}: carry from {cin[0]}, needs {want_c}")
             sv = pp + got[1] + cin[1]
+            if trace is not None:
+                trace.append(("add", t, u, (h, j, i, v), got[1], cin[1], sv))
             assert sv <= sum_max(w)
             low, cout = sv & mask, sv >> w
             assert cout <= carry_max(w)
@@ -490,6 +513,8 @@ def simulate(arr: Array, jobs: list[Job], interval: int | None = None) -> SimRes
             if u in seen:
                 raise ScheduleViolation("token-slot", f"PE {u} cycle {t}")
             seen.add(u)
+            if trace is not None:
+                trace.append(("token", t, u, (tok.half, tok.prod, tok.wave, tok.chunk), tok.b, tok.q))
             v = tok.chunk * P + u
             h = tok.half
             pp = 0
@@ -614,30 +639,65 @@ def ring_ok(pes: int, c: int) -> bool:
     return c == 1 or (pes % 2 == 0 and gcd(pes // 2, c) == 1)
 
 
+def window_digits(e: int, bits: int) -> list[int]:
+    """The exponent's 4-bit windows, most significant first (ceil(ℓ/4) of
+    them whatever e's value: constant time)."""
+    count = -(-bits // WINDOW)
+    return [(e >> (WINDOW * (count - 1 - i))) & (2**WINDOW - 1) for i in range(count)]
+
+
+def exponent_chains(k: Constants, x: int, e: int) -> tuple[Job, Job]:
+    """One half of a constant-time 4-bit fixed-window exponentiation x^e mod N
+    (e < 2^ℓ) as the array runs it: two chains of products.
+
+    Chain 1: x~ = U(x, R^2 mod N), then T[j] = U(T[j-1], x~) for j = 2..15
+    (T[0] = R mod N and R^2 mod N are host constants, T[1] = x~).  Then
+    T[e_0] is loaded into the PEs as A, and chain 2 runs, per further window,
+    four squarings and one multiplication by T[e_i] (B from memory), then
+    U(X, 1) out of the domain: a value = x^e (mod N) in [0, Ñ] (its exact
+    reduction mod N, like the CRT recombination, is the engine's).  The
+    table's values come from :func:`montmul`.
+    """
+    if not 0 <= x < k.n:
+        raise ValueError(f"base x={x} is outside [0, N)")
+    if not 0 <= e < 1 << k.bits:
+        raise ValueError(f"exponent e={e} is outside [0, 2^{k.bits})")
+    r2 = k.r2()
+    job1 = Job(k, x, [r2] + [ResultOf(0)] * (2**WINDOW - 2))
+    table = [k.r % k.n, montmul(x, r2, k)[0]]
+    for _ in range(2, 2**WINDOW):
+        table.append(montmul(table[-1], table[1], k)[0])
+    digits = window_digits(e, k.bits)
+    bs: list = []
+    for dig in digits[1:]:
+        bs += [SQUARE] * WINDOW + [table[dig]]
+    bs.append(1)
+    return job1, Job(k, table[digits[0]], bs)
+
+
+def chain_cycles(arr: Array, k: Constants, products: int, square: bool = True, halves: int = 2) -> int:
+    """Cycles of a chain of ``products`` products per half, from the first
+    token at PE 0 to the cycle after the last result word is at PE 0:
+    (products-1)*interval + product latency (+1 for the second half)."""
+    return (products - 1) * arr.interval(k, square) + arr.product_latency(k) + (halves - 1)
+
+
+def load_cycles(arr: Array, k: Constants) -> int:
+    """Estimate of a load of one operand into the PEs (V words at one per 2c
+    cycles per half, plus L): the load path is not in the cycle model yet."""
+    return 2 * arr.chunks(k) * k.v + arr.latency
+
+
 def exponentiation(arr: Array, k: Constants) -> dict[str, int]:
     """Cycles of one constant-time 4-bit fixed-window CRT exponentiation on
-    the array, both halves interleaved (closed form, docs/ws.md).
-
-    Per half, with an ℓ-bit exponent (W = ceil(ℓ/4) windows):
-    chain 1: x~ = U(x, R^2 mod N), T[j] = U(T[j-1], x~) for j = 2..15
-    (T[0] = R mod N and R^2 mod N are host constants, T[1] = x~);
-    load T[w_0] into the PEs; chain 2: per further window four squarings and
-    one multiplication by T[w_i] (B from memory), then U(X, 1) out of the
-    domain (a value in [0, Ñ]; its exact reduction mod N, and the CRT
-    recombination, are the engine's, not counted).  ``load`` (x and M at the
-    start, T[w_0] later) is an estimate: V words at one per 2c cycles per
-    half plus L, the load path not being in the cycle model yet.
-    """
-    c = arr.chunks(k)
-    windows = -(-k.bits // WINDOW)
-    chain1 = 1 + (2**WINDOW - 2)
-    chain2 = (WINDOW + 1) * (windows - 1) + 1
-    load = 2 * c * k.v + arr.latency
-    lat = arr.product_latency(k)
-    total = (2 * load + (chain1 - 1) * arr.interval(k, square=False) + lat
-             + (chain2 - 1) * arr.interval(k, square=True) + lat + 1)
-    return {"products": chain1 + chain2, "load": 2 * load, "cycles": total,
-            "busy": 2 * (chain1 + chain2) * arr.busy(k)}
+    the array, both halves interleaved (:func:`exponent_chains`; closed
+    forms, each chain's checked against :func:`simulate` in the tests):
+    load x, chain 1, load T[e_0], chain 2."""
+    job1, job2 = exponent_chains(k, 1, 0)
+    n1, n2 = len(job1.bs), len(job2.bs)
+    load = load_cycles(arr, k)
+    total = load + chain_cycles(arr, k, n1) + load + chain_cycles(arr, k, n2)
+    return {"products": n1 + n2, "load": 2 * load, "cycles": total, "busy": 2 * (n1 + n2) * arr.busy(k)}
 
 
 def figures(pes: int = 70, w: int = 17, latency: int = 6, qlat: int = 0,
