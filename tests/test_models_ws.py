@@ -10,7 +10,7 @@ import random
 from math import gcd
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from montmul.models import ws
@@ -184,8 +184,7 @@ def _legal(cfg):
     P, w, d, L, qlat, bits = cfg
     arr = ws.Array(P, w, d, L, qlat)
     k = ws.precompute(3, w, d, bits)
-    c = arr.chunks(k)
-    return ws.ring_ok(P, c) and 2 * c * d >= L + 1 + qlat
+    return ws.ring_ok(P, arr.chunks(k)) and arr.quotient_ok(k)
 
 
 LEGAL = [cfg for cfg in CONFIGS if _legal(cfg)]
@@ -312,6 +311,7 @@ def test_quotient_rule_one_chunk(P):
                 arr = ws.Array(max(P, k.v), 8, d, L, qlat)
                 job = ws.Job(k, 5, [7])
                 legal = 2 * arr.chunks(k) * d >= L + 1 + qlat
+                assert arr.quotient_ok(k) == legal  # (2c >= 1 + qlat holds here)
                 if legal:
                     assert ws.simulate(arr, [job]).halves[0].results == _reference(job)
                 else:
@@ -371,6 +371,39 @@ def test_interval_is_minimal(cfg, square):
     assert "a-not-ready" in rules or "b-not-ready" in rules
 
 
+@given(st.data())
+@settings(max_examples=60, deadline=None)
+def test_property_ring(data):
+    # Random legal rings, random chains: the ring's results are the word
+    # loop's and its cycles the closed form's.
+    w = data.draw(st.sampled_from((8, 16, 17)))
+    d = data.draw(st.integers(1, 4))
+    bits = data.draw(st.integers(8, 80))
+    k = ws.precompute(3, w, d, bits)
+    P = data.draw(st.integers(max(2, -(-k.v // 3)), k.v + 3))
+    arr = ws.Array(P, w, d, 1)
+    c = arr.chunks(k)
+    L = data.draw(st.integers(1, 2 * c * d))
+    qlat = data.draw(st.integers(-1, 2 * c * d - L + 1))
+    arr = ws.Array(P, w, d, L, qlat)
+    broken = {"token-slot"} - ({"token-slot"} if ws.ring_ok(P, c) else set())
+    broken |= set() if arr.quotient_ok(k) else {"quotient-late"}
+    event(f"c={c} " + (" ".join(sorted(broken)) or "legal"))
+    if broken:
+        with pytest.raises(ws.ScheduleViolation) as e:
+            ws.simulate(arr, [ws.Job(k, 1, [1]), ws.Job(k, 1, [1])])
+        assert e.value.rule in broken
+        return
+    kinds = data.draw(st.lists(st.sampled_from(["sq", "mem"]), min_size=1, max_size=4))
+    cfg = (P, w, d, L, qlat, bits)
+    arr, jobs = _jobs(cfg, data.draw(st.integers(0, 1000)), kinds)
+    res = ws.simulate(arr, jobs)
+    for h in range(2):
+        assert res.halves[h].results == _reference(jobs[h])
+    assert res.cycles == ws.chain_cycles(arr, jobs[0].k, len(kinds), square="sq" in kinds)
+    assert res.dsp_busy == 2 * len(kinds) * arr.busy(jobs[0].k)
+
+
 def test_square_interval_differs_only_for_cd_one():
     for cfg in LEGAL:
         arr = ws.Array(*cfg[:5])
@@ -422,11 +455,9 @@ def test_exponent_chains_reject():
 def test_pick_delay():
     for P, w, bits, L, qlat in ((70, 17, 1024, 6, 0), (66, 17, 1024, 6, -1), (70, 17, 2048, 6, 0), (8, 8, 64, 3, 0)):
         d = ws.pick_delay(P, w, bits, L, qlat)
-        c = ws.Array(P, w, d, L, qlat).chunks(ws.precompute(3, w, d, bits))
-        assert 2 * c * d >= L + 1 + qlat
+        assert ws.Array(P, w, d, L, qlat).quotient_ok(ws.precompute(3, w, d, bits))
         if d > 1:
-            c1 = ws.Array(P, w, d - 1, L, qlat).chunks(ws.precompute(3, w, d - 1, bits))
-            assert 2 * c1 * (d - 1) < L + 1 + qlat
+            assert not ws.Array(P, w, d - 1, L, qlat).quotient_ok(ws.precompute(3, w, d - 1, bits))
 
 
 def test_figures_command(capsys):

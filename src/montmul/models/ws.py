@@ -34,7 +34,8 @@ from __future__ import annotations
 
 import argparse
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from math import gcd
 
 # --------------------------------------------------------------------------
 # Arithmetic
@@ -301,6 +302,14 @@ class Array:
     def chunks(self, k: Constants) -> int:
         """c = ceil(V/P): laps of the ring per wave."""
         return -(-k.v // self.pes)
+
+    def quotient_ok(self, k: Constants) -> bool:
+        """The rule "quotient-late": q_(i-d) is in wave i's token when it
+        leaves PE 0 (2cd >= L + 1 + qlat), and the last wave finds the
+        earlier quotients U_0 .. U_(d-2) in PE 0's quotient register when it
+        launches them on the result chain (d = 1, or 2c >= 1 + qlat)."""
+        c = self.chunks(k)
+        return 2 * c * self.d >= self.latency + 1 + self.qlat and (self.d == 1 or 2 * c >= 1 + self.qlat)
 
     def interval(self, k: Constants, square: bool = True) -> int:
         """Cycles between the starts of two chained products of one half (the
@@ -620,22 +629,19 @@ WINDOW = 4
 
 
 def pick_delay(pes: int, w: int, bits: int, latency: int, qlat: int = 0) -> int:
-    """The smallest quotient delay d with 2cd >= L + 1 + qlat (the rule
-    "quotient-late"), where c = ceil(V/P) itself grows with d."""
+    """The smallest quotient delay d that meets the rule "quotient-late"
+    (:meth:`Array.quotient_ok`: 2cd >= L + 1 + qlat, ...), where c = ceil(V/P)
+    itself grows with d."""
     for d in range(1, latency + qlat + 2):
-        k = precompute(3, w, d, bits)
-        c = Array(pes, w, d, latency, qlat).chunks(k)
-        if 2 * c * d >= latency + 1 + qlat:
+        if Array(pes, w, d, latency, qlat).quotient_ok(precompute(3, w, d, bits)):
             return d
-    raise AssertionError("unreachable: d = L + 1 + qlat always satisfies the rule")
+    raise ValueError(f"no quotient delay d fits L={latency}, qlat={qlat}")
 
 
 def ring_ok(pes: int, c: int) -> bool:
     """The ring's slot rule (found by :func:`simulate`, "token-slot"): with
     two halves and c chunks the slots h + kP (h < 2, k < c) must differ mod
     2c: c = 1, or P even with gcd(P/2, c) = 1 (for c = 2: P = 2 mod 4)."""
-    from math import gcd
-
     return c == 1 or (pes % 2 == 0 and gcd(pes // 2, c) == 1)
 
 
