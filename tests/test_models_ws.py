@@ -262,6 +262,26 @@ def test_rsa2048_half_pair_at_68_pes():
     assert res.cycles == ws.chain_cycles(arr, jobs[0].k, 2)
 
 
+@pytest.mark.parametrize("cfg", LEGAL, ids=lambda c: "P{}-w{}-d{}-L{}-q{}-b{}".format(*c))
+def test_load_path(cfg):
+    # A and M loaded over the token path (the registers hold nothing until
+    # their load token arrives): the same results, 2cV cycles more.
+    arr, jobs = _jobs(cfg, 6, ["mem", "sq"])
+    for job in jobs:
+        job.load = True
+    k = jobs[0].k
+    res = ws.simulate(arr, jobs)
+    for h in range(2):
+        assert res.halves[h].results == _reference(jobs[h])
+    assert res.cycles == ws.chain_cycles(arr, k, 2, load=True)
+    assert ws.load_cycles(arr, k) == 2 * arr.chunks(k) * k.v
+    trace = []
+    ws.simulate(arr, jobs, trace=trace)
+    loads = [e for e in trace if e[0] == "token" and e[3][1] == ws.LOAD]
+    # each load token goes from PE 0 to its virtual PE: v + 1 token registers
+    assert len(loads) == 2 * sum(v + 1 for v in range(k.v))
+
+
 def test_trace_shows_every_add():
     arr, jobs = _jobs(LEGAL[0], 3, ["mem"])
     trace = []
@@ -397,10 +417,13 @@ def test_property_ring(data):
     kinds = data.draw(st.lists(st.sampled_from(["sq", "mem"]), min_size=1, max_size=4))
     cfg = (P, w, d, L, qlat, bits)
     arr, jobs = _jobs(cfg, data.draw(st.integers(0, 1000)), kinds)
+    load = data.draw(st.booleans())
+    for job in jobs:
+        job.load = load
     res = ws.simulate(arr, jobs)
     for h in range(2):
         assert res.halves[h].results == _reference(jobs[h])
-    assert res.cycles == ws.chain_cycles(arr, jobs[0].k, len(kinds), square="sq" in kinds)
+    assert res.cycles == ws.chain_cycles(arr, jobs[0].k, len(kinds), square="sq" in kinds, load=load)
     assert res.dsp_busy == 2 * len(kinds) * arr.busy(jobs[0].k)
 
 
@@ -421,7 +444,7 @@ def test_square_interval_differs_only_for_cd_one():
 def test_exponentiation_on_the_ring(cfg):
     # A CRT-style pair of 40-bit exponentiations run on the ring: both
     # results are x^e mod N (in [0, Ñ]) and each chain's cycles are the
-    # closed form the figures use.
+    # closed form the figures use, loads included.
     P, w, d, L, qlat, bits = cfg
     assert _legal(cfg)
     rng = random.Random(40)
@@ -432,11 +455,12 @@ def test_exponentiation_on_the_ring(cfg):
     arr = ws.Array(P, w, d, L, qlat)
     total = 0
     for part in (0, 1):
+        assert all(ch[part].load for ch in chains)  # A (and M) enter over the token path
         res = ws.simulate(arr, [ch[part] for ch in chains])
         for h in range(2):
             assert res.halves[h].results == _reference(chains[h][part])
-        assert res.cycles == ws.chain_cycles(arr, ks[0], len(chains[0][part].bs))
-        total += res.cycles + ws.load_cycles(arr, ks[0])
+        assert res.cycles == ws.chain_cycles(arr, ks[0], len(chains[0][part].bs), load=True)
+        total += res.cycles
     for h in range(2):
         y = res.halves[h].results[-1]
         assert y % ks[h].n == pow(xs[h], es[h], ks[h].n) and y <= ks[h].ntilde
@@ -473,3 +497,13 @@ def test_figures_command(capsys):
     assert r["ms@165"] == pytest.approx(r["exp_cycles"] / 165e3)
     with pytest.raises(SystemExit):
         ws.main(["--w", "1"])
+
+
+def test_docs_tables_are_the_commands_output():
+    # docs/ws.md shows the output of `python -m montmul.models.ws` and of
+    # `... --pes 66 --qlat -1`; regenerate the page's tables if this fails.
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "ws.md").read_text()
+    for rows in (ws.figures(), ws.figures(pes=66, qlat=-1)):
+        assert ws.format_figures(rows) in page

@@ -251,7 +251,7 @@ RULES = {
     "quotient-late": "q_(i-d) not yet formed when wave i's token leaves PE 0",
     "h-not-ready": "the h word a PE adds is not the one its wave needs",
     "carry-not-ready": "the carry a PE adds is not its left neighbour's of the same wave",
-    "a-not-ready": "a PE's A word is not yet the one of the product its token carries",
+    "a-not-ready": "a PE's A (or M) word is not yet the one of the product its token carries",
     "b-not-ready": "the B word of a wave is not at PE 0 when its token is formed",
     "result-chain": "more result words in a PE's result chain than it holds (d-1)",
     "out-path": "two result words in one PE's out register in one cycle",
@@ -259,6 +259,8 @@ RULES = {
 
 #: B operand of a chained product: the previous result streamed back (squaring).
 SQUARE = "square"
+#: The product field of a load token.
+LOAD = -1
 
 
 @dataclass(frozen=True)
@@ -343,11 +345,17 @@ class Array:
 class Job:
     """One half's chain of products: the first A, then one B per product:
     an int (from memory, there from the start), :data:`SQUARE` (the previous
-    result; for product 0, A itself) or :class:`ResultOf`."""
+    result; for product 0, A itself) or :class:`ResultOf`.
+
+    ``load``: A and M enter the PEs over the token path first (one load
+    token per virtual PE, in the half's wave slots, each stopping at its
+    PE); otherwise they are there from the start, as after an earlier load.
+    """
 
     k: Constants
     a: int
     bs: list
+    load: bool = False
 
 
 @dataclass
@@ -418,16 +426,20 @@ def simulate(arr: Array, jobs: list[Job], interval: int | None = None,
     square = any(not isinstance(b, int) for job in jobs for b in job.bs)
     gap = arr.interval(k0, square) if interval is None else interval
 
+    base = L + (load_cycles(arr, k0) if any(job.load for job in jobs) else 0)
+
     def t0(h: int, j: int) -> int:
-        return L + h + j * gap
+        return base + h + j * gap
 
     # Stationary registers, per (half, physical PE, chunk): (product, value, readable from)
+    never = 1 << 62
     areg: dict[tuple[int, int, int], tuple[int, int, int]] = {}
-    mreg: dict[tuple[int, int, int], int] = {}
+    mreg: dict[tuple[int, int, int], tuple[int, int]] = {}
     for h, job in enumerate(jobs):
         for v in range(V):
-            areg[h, v % P, v // P] = (0, job.k.word(job.a, v), 0)
-            mreg[h, v % P, v // P] = job.k.word(job.k.mscaled, v - 1) if v else 0
+            mv = job.k.word(job.k.mscaled, v - 1) if v else 0
+            areg[h, v % P, v // P] = (0, 0 if job.load else job.k.word(job.a, v), never if job.load else 0)
+            mreg[h, v % P, v // P] = (0 if job.load else mv, never if job.load else 0)
     # Values in flight: key (physical PE, cycle written) -> (tag, value)
     hline: dict[tuple[int, int], tuple[tuple, int]] = {}
     carry: dict[tuple[int, int], tuple[tuple, int]] = {}
@@ -444,6 +456,9 @@ def simulate(arr: Array, jobs: list[Job], interval: int | None = None,
     # Issue schedule: wave i of (h, j) enters PE 0's token register at t0 + 2ci - L.
     issue: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
     for h, job in enumerate(jobs):
+        if job.load:  # load token for virtual PE v in the slot of a wave -V+v
+            for v in range(V):
+                issue[h + 2 * c * v].append((h, LOAD, v))
         for j in range(len(job.bs)):
             for i in range(s):
                 issue[t0(h, j) + 2 * c * i - L].append((h, j, i))
@@ -483,7 +498,11 @@ def simulate(arr: Array, jobs: list[Job], interval: int | None = None,
     t, t_end = min(issue), max(issue) + c * P + L + 2
     while t <= t_end:
         for h, j, i in issue.pop(t, ()):
-            tok = _Token(h, j, i, 0, b_word(h, j, i, t), 0, i == s - 1)
+            if j == LOAD:  # i is the destination virtual PE
+                kh = jobs[h].k
+                tok = _Token(h, LOAD, i, 0, kh.word(jobs[h].a, i), kh.word(kh.mscaled, i - 1) if i else 0, False)
+            else:
+                tok = _Token(h, j, i, 0, b_word(h, j, i, t), 0, i == s - 1)
             tokens[t].append((0, tok))
         # Adds: (P1+P2) + h + c (first: PE 0's add may feed a token of this cycle, qlat = -1).
         for u, tok, pp in adds.pop(t, ()):
@@ -526,30 +545,42 @@ def simulate(arr: Array, jobs: list[Job], interval: int | None = None,
                 trace.append(("token", t, u, (tok.half, tok.prod, tok.wave, tok.chunk), tok.b, tok.q))
             v = tok.chunk * P + u
             h = tok.half
-            pp = 0
-            if tok.wave < m:
-                j_a, a_v, ready = areg[h, u, tok.chunk]
-                if j_a != tok.prod or ready > t:
-                    raise ScheduleViolation("a-not-ready", f"half {h} product {tok.prod} wave {tok.wave} "
-                                            f"virtual PE {v} cycle {t}: A word of product {j_a} ready {ready}")
-                pp += tok.b * a_v
-                busy += v < m
-            if tok.wave >= d:
-                pp += tok.q * mreg[h, u, tok.chunk]
-                busy += 1 <= v <= k0.m_words
-            adds[t + L].append((u, tok, pp))
-            # Move right; PE 0 puts q_(i-d) into the token as it leaves in chunk 0.
             nxt = _Token(**tok.__dict__)
-            if u == 0 and tok.chunk == 0 and tok.wave >= d:
-                q = qreg.get((h, tok.prod, tok.wave - d))
-                if q is None or q[1] > t:
-                    raise ScheduleViolation("quotient-late", f"half {h} product {tok.prod}: q_{tok.wave - d} "
-                                            f"not formed when wave {tok.wave}'s token leaves PE 0 (cycle {t})")
-                nxt.q = q[0]
+            if tok.prod == LOAD:
+                if v == tok.wave:  # arrived: write this PE's A and M words
+                    areg[h, u, tok.chunk] = (0, tok.b, t + 1)
+                    mreg[h, u, tok.chunk] = (tok.q, t + 1)
+                    continue
+            else:
+                pp = 0
+                if tok.wave < m:
+                    j_a, a_v, ready = areg[h, u, tok.chunk]
+                    if j_a != tok.prod or ready > t:
+                        raise ScheduleViolation("a-not-ready", f"half {h} product {tok.prod} wave {tok.wave} "
+                                                f"virtual PE {v} cycle {t}: A word of product {j_a}, "
+                                                f"readable from cycle {ready}")
+                    pp += tok.b * a_v
+                    busy += v < m
+                if tok.wave >= d:
+                    m_v, ready = mreg[h, u, tok.chunk]
+                    if ready > t:
+                        raise ScheduleViolation("a-not-ready", f"half {h} product {tok.prod} wave {tok.wave} "
+                                                f"virtual PE {v} cycle {t}: M word not loaded")
+                    pp += tok.q * m_v
+                    busy += 1 <= v <= k0.m_words
+                adds[t + L].append((u, tok, pp))
+                # PE 0 puts q_(i-d) into the token as it leaves in chunk 0.
+                if u == 0 and tok.chunk == 0 and tok.wave >= d:
+                    q = qreg.get((h, tok.prod, tok.wave - d))
+                    if q is None or q[1] > t:
+                        raise ScheduleViolation("quotient-late", f"half {h} product {tok.prod}: q_{tok.wave - d} "
+                                                f"not formed when wave {tok.wave}'s token leaves PE 0 (cycle {t})")
+                    nxt.q = q[0]
+            # Move right.
             un = u + 1
             if un == P:
                 un, nxt.chunk = 0, nxt.chunk + 1
-            if nxt.chunk * P + un < V:
+            if tok.prod == LOAD or nxt.chunk * P + un < V:
                 tokens[t + 1].append((un, nxt))
         t += 1
 
@@ -566,7 +597,7 @@ def simulate(arr: Array, jobs: list[Job], interval: int | None = None,
             arr_at.append([r for _, r in words])
             span_end = max(span_end, max(arr_at[-1]))
         halves.append(HalfResult(res, fin, arr_at, [t0(h, j) for j in range(nprod[h])]))
-    cycles = span_end - (t0(0, 0) - L)
+    cycles = span_end  # from cycle 0: the first load token or wave token at PE 0
     return SimResult(halves, cycles, busy, 2 * P * cycles)
 
 
@@ -669,7 +700,7 @@ def exponent_chains(k: Constants, x: int, e: int) -> tuple[Job, Job]:
     if not 0 <= e < 1 << k.bits:
         raise ValueError(f"exponent e={e} is outside [0, 2^{k.bits})")
     r2 = k.r2()
-    job1 = Job(k, x, [r2] + [ResultOf(0)] * (2**WINDOW - 2))
+    job1 = Job(k, x, [r2] + [ResultOf(0)] * (2**WINDOW - 2), load=True)
     table = [k.r % k.n, montmul(x, r2, k)[0]]
     for _ in range(2, 2**WINDOW):
         table.append(montmul(table[-1], table[1], k)[0])
@@ -678,20 +709,22 @@ def exponent_chains(k: Constants, x: int, e: int) -> tuple[Job, Job]:
     for dig in digits[1:]:
         bs += [SQUARE] * WINDOW + [table[dig]]
     bs.append(1)
-    return job1, Job(k, table[digits[0]], bs)
+    return job1, Job(k, table[digits[0]], bs, load=True)
 
 
-def chain_cycles(arr: Array, k: Constants, products: int, square: bool = True, halves: int = 2) -> int:
+def chain_cycles(arr: Array, k: Constants, products: int, square: bool = True, halves: int = 2,
+                 load: bool = False) -> int:
     """Cycles of a chain of ``products`` products per half, from the first
     token at PE 0 to the cycle after the last result word is at PE 0:
-    (products-1)*interval + product latency (+1 for the second half)."""
-    return (products - 1) * arr.interval(k, square) + arr.product_latency(k) + (halves - 1)
+    (load) + (products-1)*interval + product latency (+1 for the second half)."""
+    return ((load_cycles(arr, k) if load else 0) + (products - 1) * arr.interval(k, square)
+            + arr.product_latency(k) + (halves - 1))
 
 
 def load_cycles(arr: Array, k: Constants) -> int:
-    """Estimate of a load of one operand into the PEs (V words at one per 2c
-    cycles per half, plus L): the load path is not in the cycle model yet."""
-    return 2 * arr.chunks(k) * k.v + arr.latency
+    """Cycles a load of A and M adds before a chain: 2cV (V load tokens per
+    half in the wave slots, so the first wave keeps its slot)."""
+    return 2 * arr.chunks(k) * k.v
 
 
 def exponentiation(arr: Array, k: Constants) -> dict[str, int]:
@@ -701,9 +734,9 @@ def exponentiation(arr: Array, k: Constants) -> dict[str, int]:
     load x, chain 1, load T[e_0], chain 2."""
     job1, job2 = exponent_chains(k, 1, 0)
     n1, n2 = len(job1.bs), len(job2.bs)
-    load = load_cycles(arr, k)
-    total = load + chain_cycles(arr, k, n1) + load + chain_cycles(arr, k, n2)
-    return {"products": n1 + n2, "load": 2 * load, "cycles": total, "busy": 2 * (n1 + n2) * arr.busy(k)}
+    total = chain_cycles(arr, k, n1, load=True) + chain_cycles(arr, k, n2, load=True)
+    return {"products": n1 + n2, "load": 2 * load_cycles(arr, k), "cycles": total,
+            "busy": 2 * (n1 + n2) * arr.busy(k)}
 
 
 def figures(pes: int = 70, w: int = 17, latency: int = 6, qlat: int = 0,
