@@ -380,9 +380,12 @@ class SimResult:
 
 @dataclass
 class _Token:
+    """A token register's content: which wave (half, product, wave, lap of
+    the ring), its operand words and the last-wave bit."""
+
     half: int
-    prod: int
-    wave: int
+    prod: int  #: or LOAD
+    wave: int  #: or, for a load token, its destination virtual PE
     chunk: int
     b: int
     q: int
@@ -394,15 +397,18 @@ def simulate(arr: Array, jobs: list[Job], interval: int | None = None,
     """Run one or two halves' chains of products on the ring, cycle by cycle.
 
     Half h's product j starts (its wave 0 reaches virtual PE 0) at cycle
-    L + h + j*interval (default :meth:`Array.interval`).  Returns the results
+    L + h + j*interval (default :meth:`Array.interval`), 2cV cycles later if
+    a job loads its A and M first (:attr:`Job.load`).  Returns the results
     with the cycle every result word is final and readable at PE 0; raises
     :class:`ScheduleViolation` on the first broken rule.
 
     ``trace``, if a list, receives the state of every busy PE in every cycle:
     ``("token", cycle, pe, (half, product, wave, chunk), b, q)`` for a token
     register (the DSP operands read that cycle; the products reach the add L
-    cycles later) and ``("add", cycle, pe, (half, product, wave, virtual PE),
-    h, carry_in, sum)`` for the 3-input add.
+    cycles later; PE 0 puts q into the token as it leaves; a load token has
+    product :data:`LOAD` and its destination virtual PE as wave) and
+    ``("add", cycle, pe, (half, product, wave, virtual PE), h, carry_in,
+    sum)`` for the 3-input add.
     """
     if not 1 <= len(jobs) <= 2:
         raise ValueError("one or two halves")
@@ -463,7 +469,6 @@ def simulate(arr: Array, jobs: list[Job], interval: int | None = None,
             for i in range(s):
                 issue[t0(h, j) + 2 * c * i - L].append((h, j, i))
     nprod = [len(job.bs) for job in jobs]
-    results: list[list[int | None]] = [[None] * n for n in nprod]
 
     def b_word(h: int, j: int, i: int, tau: int) -> int:
         if i >= m:
@@ -530,9 +535,9 @@ def simulate(arr: Array, jobs: list[Job], interval: int | None = None,
                 carry[u, t] = ((h, j, i, v), cout)
             if v == 0:
                 qreg[h, j, i] = (low, t + 1 + arr.qlat, t)
-            elif i < s - 1:
+            elif not tok.last:  # the last wave sends h = 0 left
                 hline[(u - 1) % P, t] = ((h, j, i, v), low)
-            if i == s - 1:
+            if tok.last:
                 _finish(arr, k0, h, j, v, u, t, low, tok.chunk, qreg, chain, outreg, final,
                         deliver, a_write)
         # Token registers: DSP operands read now, the add L cycles later.
