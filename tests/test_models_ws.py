@@ -495,8 +495,10 @@ def test_figures_command(capsys):
     assert r["pair_cycles"] == arr.interval(k)
     assert r["exp_cycles"] == ws.exponentiation(arr, k)["cycles"]
     assert r["ms@165"] == pytest.approx(r["exp_cycles"] / 165e3)
-    with pytest.raises(SystemExit):
-        ws.main(["--w", "1"])
+    for bad in (["--w", "1"], ["--mhz", "0"], ["--bits", "1"], ["--pes", "0"]):
+        with pytest.raises(SystemExit) as e:
+            ws.main(bad)
+        assert e.value.code == 2
 
 
 def test_docs_tables_are_the_commands_output():
@@ -507,3 +509,11 @@ def test_docs_tables_are_the_commands_output():
     page = (Path(__file__).resolve().parents[1] / "docs" / "ws.md").read_text()
     for rows in (ws.figures(), ws.figures(pes=66, qlat=-1)):
         assert ws.format_figures(rows) in page
+
+
+def test_docs_example_runs():
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "ws.md").read_text()
+    block = page.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(block, "docs/ws.md", "exec"), {})

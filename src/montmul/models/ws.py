@@ -750,6 +750,10 @@ def figures(pes: int = 70, w: int = 17, latency: int = 6, qlat: int = 0,
     """One row per operand length ℓ (an RSA-2ℓ CRT half): the array's
     geometry, cycles per product pair, DSP utilisation and the cycles and
     milliseconds of a CRT exponentiation.  d defaults to :func:`pick_delay`."""
+    if any(f <= 0 for f in mhz):
+        raise ValueError("clock frequencies must be positive")
+    if any(bits < 2 for bits in bits_list):
+        raise ValueError("half lengths ℓ must be at least 2 bits")
     rows = []
     for bits in bits_list:
         dd = pick_delay(pes, w, bits, latency, qlat) if d is None else d
