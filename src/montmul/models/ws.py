@@ -414,8 +414,8 @@ def simulate(arr: Array, jobs: list[Job], interval: int | None = None,
         raise ValueError("one or two halves")
     k0 = jobs[0].k
     for job in jobs:
-        if (job.k.w, job.k.d, job.k.m) != (arr.w, arr.d, k0.m):
-            raise ValueError("both halves need the array's w, d and the same word count m")
+        if (job.k.w, job.k.d, job.k.bits) != (arr.w, arr.d, k0.bits):
+            raise ValueError("both halves need the array's w and d and the same length ℓ")
         if not job.bs:
             raise ValueError("a job needs at least one product")
         _check_operands(job.a, job.a, job.k)
