@@ -7,13 +7,15 @@
     montmul table3 [--samples S] [--widths 1024,2048] [--json]
     montmul leak --core NAME --width K [--samples S] [--sim ...] [--json]
     montmul demo [--samples S] [--sim ...]
-    montmul synth --core NAME[,..] --width K[,..] --target ecp5|asic|xilinx[,..] [--param P=V] [--option O=V] [--engine [modexp|crt|regs]] [--instances] [--critical-path] [--json]
+    montmul synth --core NAME[,..] --width K[,..] --target ecp5|asic|xilinx[,..] [--param P=V] [--option O=V] [--engine [modexp|crt|regs]] [--instances] [--critical-path]
+                  [--jobs J | --scheduler ADDRESS | --cluster local:N] [--json]
     montmul modexp --core NAME --width K --base X --exp E --mod N [--ladder] [--sim ...] [--json]
     montmul rsa [--core NAME] (--bits B | --key PEM) [--save-key PEM [--force]] [--crt|--no-crt] [--sim ...]
                 [--ladder|--no-ladder] [--allow-timing-leak] [--json] {sign,verify,encrypt,decrypt} ...
     montmul formal --core NAME|modexp [--width K] [--depth D] [--mode all|prove|bmc] [--solver S] [--json]
     montmul report [--widths 1024,2048] [--fpga-widths 256,1024,2048] [--core ...] [--out build/report] ...
-    montmul verify --core NAME[,..]|all --width K[,..] [--count N | --exhaustive] [--seed S] [--param P=V] [--json]
+    montmul verify --core NAME[,..]|all --width K[,..] [--count N [--chunk C] | --exhaustive] [--seed S] [--param P=V]
+                   [--jobs J | --scheduler ADDRESS | --cluster local:N] [--json]
 
 Operands are decimal or 0x-hex.  ``--json`` prints one JSON object, big
 integers as 0x-hex strings.  Long jobs draw a progress bar on stderr.
@@ -186,8 +188,6 @@ def cmd_cycles(args) -> int:
 
 # --------------------------------------------------------------------------
 def cmd_verify(args) -> int:
-    from concurrent.futures import ThreadPoolExecutor
-
     from ..flows import verify
 
     names = sorted(cores.CORES) if args.core == "all" else parse_csv(args.core)
@@ -208,14 +208,13 @@ def cmd_verify(args) -> int:
         if args.exhaustive and k > verify.EXHAUSTIVE_MAX_WIDTH:
             raise CliError(f"--exhaustive: width at most {verify.EXHAUSTIVE_MAX_WIDTH} (got {k})")
 
-    def one(run):
-        core, k = run
-        return verify.verify(core, k, count=args.count or verify.DEFAULT_COUNT, exhaustive=args.exhaustive,
-                             seed=args.seed, params=params, model_sample=args.model_sample)
-
+    if args.chunk is not None and args.exhaustive:
+        raise CliError("--chunk splits random runs (--count); an exhaustive run is one task")
+    todo = [verify.Run(core.name, k, params, args.count or verify.DEFAULT_COUNT, args.exhaustive, args.seed,
+                       args.model_sample) for core, k in runs]
     try:
-        with ThreadPoolExecutor(args.jobs) as pool:
-            results = list(pool.map(one, runs))
+        with executor(args, args.jobs) as ex:
+            results = verify.run_many(todo, chunk=args.chunk, executor=ex)
     except verify.HarnessError as exc:
         return fail(str(exc), EXIT_TOOL)
     bad = sum(r.mismatches for r in results)
@@ -363,7 +362,8 @@ def cmd_synth(args) -> int:
         progress.write(f"  {job.core} width {job.width} {job.target}: {state}")
 
     try:
-        results = sy.run_many(jobs, workers=args.jobs, force=args.force, on_error="return", progress=done)
+        with executor(args, args.jobs) as ex:
+            results = sy.run_many(jobs, force=args.force, on_error="return", progress=done, executor=ex)
     except sy.ToolError as exc:
         return fail(str(exc), EXIT_TOOL)
     if args.critical_path:
@@ -483,6 +483,27 @@ def jobs_arg(sp, what: str = "parallel simulator processes") -> None:
     sp.add_argument("--jobs", type=positive_int, default=os.cpu_count() or 1, help=what)
 
 
+def cluster_args(sp) -> None:
+    """--scheduler / --cluster: run the sweep's tasks on Dask (docs/cluster.md)."""
+    g = sp.add_mutually_exclusive_group()
+    g.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the tasks on a running Dask scheduler (tcp://host:8786, or a scheduler file); "
+                        "--jobs is then the cluster's business (docs/cluster.md)")
+    g.add_argument("--cluster", metavar="local:N",
+                   help="start a Dask LocalCluster of N worker processes for this run (docs/cluster.md)")
+
+
+def executor(args, jobs: int | None):
+    """The sweep's executor from --scheduler/--cluster/--jobs (a CliError,
+    status 4, when Dask is missing or the scheduler cannot be reached)."""
+    from ..flows.executor import ClusterError, Executor
+
+    try:
+        return Executor(jobs=jobs, scheduler=args.scheduler, cluster=args.cluster)
+    except ClusterError as exc:
+        raise CliError(str(exc), EXIT_TOOL) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog="montmul", formatter_class=HelpFormatter,
                                 description="Montgomery multiplier cores: models, RTL simulation, synthesis, "
@@ -556,6 +577,7 @@ def build_parser() -> argparse.ArgumentParser:
     sy.add_argument("--option", action="append", metavar="O=V",
                     help="flow option, e.g. freq_mhz=250, seed=2, period_ps=1500, max_fanout=6 (repeatable)")
     jobs_arg(sy, "parallel synthesis processes")
+    cluster_args(sy)
     sy.add_argument("--force", action="store_true", help="rerun even when a cached result exists")
     sy.add_argument("--samples", type=nonneg_int, default=1000,
                     help="random operand sets for the model's average cycles (0: no derived figures)")
@@ -602,7 +624,11 @@ def build_parser() -> argparse.ArgumentParser:
     vf.add_argument("--model-sample", type=nonneg_int,
                     help="requests also compared with the Python model (default 10000; with --exhaustive every one "
                          "for the cores whose latency depends on the operands)")
-    vf.add_argument("--jobs", type=positive_int, default=1, help="parallel builds and runs")
+    vf.add_argument("--chunk", type=positive_int, metavar="N",
+                    help="split each random run into tasks of N requests, chunk i seeded from --seed and i "
+                         "(each its own corner cases first); default: one task per run")
+    vf.add_argument("--jobs", type=positive_int, default=1, help="parallel builds and runs (tasks)")
+    cluster_args(vf)
     vf.add_argument("--json", action="store_true", help="print one JSON object")
     vf.set_defaults(func=cmd_verify)
 

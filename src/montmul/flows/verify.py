@@ -94,16 +94,27 @@ def build_dir(core: Core, hdl: dict[str, int]) -> Path:
     return resources.build_root() / "verify" / f"{core.name}_{param_tag(hdl)}"
 
 
-def build(core: Core, width: int, params: dict[str, int] | None = None) -> Path:
-    """Verilate ``core`` at ``width`` with the C++ driver; returns the
-    executable (reused when nothing changed: Verilator and make skip an
-    identical build)."""
+def content_dir(core: Core, hdl: dict[str, int]) -> Path:
+    """A build folder named by content: the core's parameters and the
+    SHA-256 of its RTL files and the C++ driver (where a Dask worker builds,
+    so that a build is reused exactly when nothing it compiles changed)."""
+    h = hashlib.sha256()
+    for f in [*core.sources(), *(p for d in core.includes() for p in sorted(d.iterdir()) if p.suffix in
+                                  (".svh", ".vh")), harness_source()]:
+        h.update(Path(f).name.encode() + b"\0" + Path(f).read_bytes())
+    return resources.build_root() / "verify" / f"{core.name}_{param_tag(hdl)}_{h.hexdigest()[:12]}"
+
+
+def build(core: Core, width: int, params: dict[str, int] | None = None, folder: Path | None = None) -> Path:
+    """Verilate ``core`` at ``width`` with the C++ driver (in ``folder``,
+    default :func:`build_dir`); returns the executable (reused when nothing
+    changed: Verilator and make skip an identical build)."""
     hdl = core.hdl_params(width, **(params or {}))
     resources.setup_tool_env()
     verilator = shutil.which("verilator")
     if verilator is None:
         raise HarnessError("verilator not found on PATH (make setup installs it)")
-    bdir = build_dir(core, hdl)
+    bdir = folder or build_dir(core, hdl)
     bdir.mkdir(parents=True, exist_ok=True)
     exe = bdir / "mm_volume"
     cmd = [
@@ -246,6 +257,7 @@ def verify(
     model_sample: int | None = None,
     lat_override: list[int] | None = None,
     radix_override: list[int] | None = None,
+    build_folder: Path | None = None,
 ) -> Result:
     """Build and run the volume harness; see the module docstring.
 
@@ -253,6 +265,7 @@ def verify(
     :data:`MODEL_SAMPLE`; every request of an exhaustive run of a core
     whose latency depends on the operands).  ``lat_override``/``radix_override`` replace the expected tables
     (the tests use them to check that a wrong expectation is caught).
+    ``build_folder``: where the harness is built (default :func:`build_dir`).
     """
     hdl = core.hdl_params(width, **(params or {}))
     if not hdl["CheckMod"]:
@@ -264,7 +277,7 @@ def verify(
     if count < 1:
         raise ValueError(f"count must be at least 1, got {count}")
     t0 = time.monotonic()
-    exe = build(core, width, params)
+    exe = build(core, width, params, build_folder)
     build_seconds = time.monotonic() - t0
     if model_sample is None:
         # every product of an exhaustive run where the model is the only
@@ -309,6 +322,145 @@ def verify(
     res.latency_model = min(res.latency_bounded, res.model_checked) if core.data_dependent else 0
     res.mismatches += res.model_mismatches
     return res
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run of ``montmul verify``: a core at a width, ``count`` requests
+    (or every product: ``exhaustive``) from ``seed``; ``model_sample`` as in
+    :func:`verify`."""
+
+    core: str
+    width: int
+    params: dict[str, int] = field(default_factory=dict)
+    count: int = DEFAULT_COUNT
+    exhaustive: bool = False
+    seed: int = 1
+    model_sample: int | None = None
+
+
+def chunk_seed(seed: int, index: int) -> int:
+    """The seed of chunk ``index`` of a run from ``seed``: 60 bits of
+    SHA-256 of both (the harness takes a 63-bit seed), so that the chunks'
+    random streams are unrelated to each other and to other seeds'."""
+    return int(hashlib.sha256(f"montmul-verify {seed} {index}".encode()).hexdigest()[:15], 16)
+
+
+def chunks(run: Run, size: int | None) -> list[Run]:
+    """``run`` split into runs of ``size`` requests (the last one shorter),
+    chunk i with :func:`chunk_seed` (seed, i) and its share of the model
+    sample (at least one request); ``size`` None or not below the count: the
+    run itself.  Each chunk is a run of its own: corner cases first, then
+    random requests."""
+    if size is None or size >= run.count and not run.exhaustive:
+        return [run]
+    if size < 1:
+        raise ValueError(f"chunk size must be at least 1, got {size}")
+    if run.exhaustive:
+        raise ValueError("an exhaustive run is one task; --chunk splits random runs (--count)")
+    sample = MODEL_SAMPLE if run.model_sample is None else run.model_sample
+    out = []
+    for i, start in enumerate(range(0, run.count, size)):
+        n = min(size, run.count - start)
+        share = -(-sample * n // run.count) if sample else 0
+        out.append(Run(run.core, run.width, dict(run.params), n, False, chunk_seed(run.seed, i), share))
+    return out
+
+
+#: Result fields that add up over the chunks of a run.
+_SUMS = ("products", "rejected", "mismatches", "cycles", "seconds_sim", "cpu_seconds", "latency_exact",
+         "latency_bounded", "model_checked", "model_mismatches", "latency_model", "corner_requests",
+         "backpressure", "gaps", "seconds_model")
+
+
+def merge(run: Run, parts: list[Result]) -> Result:
+    """The result of ``run`` from the results of its chunks (in chunk
+    order): counts and seconds summed, the rates over the sums, the first
+    :data:`MAX_FAIL` failures, the longest build; ``seed`` is the run's."""
+    if len(parts) == 1:
+        return parts[0]
+    first = parts[0]
+    res = Result(first.core, first.width, dict(first.params), first.mode, run.seed)
+    for key in _SUMS:
+        setattr(res, key, sum(getattr(p, key) for p in parts))
+    res.seconds_sim, res.cpu_seconds = round(res.seconds_sim, 3), round(res.cpu_seconds, 3)
+    res.seconds_model = round(res.seconds_model, 3)
+    res.products_per_s = round(res.products / res.seconds_sim, 1) if res.seconds_sim > 0 else 0.0
+    res.products_per_cpu_s = round(res.products / res.cpu_seconds, 1) if res.cpu_seconds > 0 else 0.0
+    res.aborted = any(p.aborted for p in parts)
+    res.failures = [f for p in parts for f in p.failures][:MAX_FAIL]
+    res.build_seconds = max(p.build_seconds for p in parts)
+    return res
+
+
+def _run_local(run: Run) -> Result:
+    from ..cores import get
+
+    return verify(get(run.core), run.width, count=run.count, exhaustive=run.exhaustive, seed=run.seed,
+                  params=run.params, model_sample=run.model_sample)
+
+
+def _run_remote(run: Run, bundle) -> dict:
+    """A Dask task: build the harness on this worker from the client's RTL
+    (``bundle``) in a folder named by content (:func:`content_dir`, reused
+    by later tasks there), run it, and return the result as data, or
+    ``{"error"}`` for a harness that did not build or run."""
+    from ..cores import get
+    from .executor import WorkerMismatch, use_bundle, worker_name
+
+    try:
+        with use_bundle(bundle):
+            core = get(run.core)
+            folder = content_dir(core, core.hdl_params(run.width, **run.params))
+            res = verify(core, run.width, count=run.count, exhaustive=run.exhaustive, seed=run.seed,
+                         params=run.params, model_sample=run.model_sample, build_folder=folder)
+            return {"result": res.as_dict()}
+    except (HarnessError, WorkerMismatch) as exc:
+        return {"error": f"{exc} (Dask worker {worker_name()})"}
+
+
+def run_many(runs: list[Run], chunk: int | None = None, executor=None, jobs: int = 1, progress=None) -> list[Result]:
+    """Every run, each split into :func:`chunks` of ``chunk`` requests, as
+    tasks of ``executor`` (:class:`montmul.flows.executor.Executor`; default
+    ``jobs`` local threads); the results in the order of ``runs``, each
+    merged from its chunks (:func:`merge`).  A harness that does not build
+    or run raises HarnessError (the remaining tasks cancelled).
+    ``progress(done, total)`` is called as each task finishes."""
+    import contextlib
+
+    from ..cores import get
+    from .executor import Executor
+
+    tasks = [(r, i, c) for r, run in enumerate(runs) for i, c in enumerate(chunks(run, chunk))]
+    parts: list[dict[int, Result]] = [{} for _ in runs]
+    with contextlib.ExitStack() as stack:
+        ex = executor or stack.enter_context(Executor(jobs=jobs))
+        if ex.remote:
+            names = {run.core for run in runs}
+            files = [p for n in names for p in [*get(n).sources(), *(f for d in get(n).includes()
+                                                                       for f in sorted(d.iterdir()))]]
+            bundle = ex.ship(f for f in files if f.is_file())
+            items, fn = [(c, bundle) for _, _, c in tasks], _run_remote
+        else:
+            items, fn = [(c,) for _, _, c in tasks], _run_local
+        for done, (n, ok, out) in enumerate(ex.map(fn, items, "verify", unit="task", local="thread",
+                                                   name="montmul-verify", bar=len(items) > 1), 1):
+            r, i, c = tasks[n]
+            if not ok:
+                raise HarnessError(f"volume harness of {c.core} width {c.width} (seed {c.seed}): {out}")
+            if ex.remote:
+                if "error" in out:
+                    raise HarnessError(out["error"])
+                out = Result(**out["result"])
+            if i in parts[r]:
+                raise RuntimeError(f"chunk {i} of {c.core} width {c.width} came back twice")  # an executor bug
+            parts[r][i] = out
+            if progress:
+                progress(done, len(tasks))
+    for run, p in zip(runs, parts):
+        if len(p) != len(chunks(run, chunk)):
+            raise RuntimeError(f"{run.core} width {run.width}: {len(p)} of {len(chunks(run, chunk))} chunks came back")
+    return [merge(run, [p[i] for i in sorted(p)]) for run, p in zip(runs, parts)]
 
 
 def totals(results: list[Result]) -> dict:

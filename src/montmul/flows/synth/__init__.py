@@ -32,12 +32,13 @@ Derived figures (time, throughput, ATP) as paper 000 defines them:
 
 from __future__ import annotations
 
-import concurrent.futures
+import contextlib
 import fnmatch
 import hashlib
 import json
 import os
 import shutil
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -267,6 +268,16 @@ def synth(job: Job, build_dir: Path | str | None = None, force: bool = False) ->
     found = _hit(build, key)
     if found is not None and not force:
         return _load(found)
+    result = _execute(job, build, key, data)
+    _file(build, key, result)
+    result["cached"] = False
+    return result
+
+
+def _execute(job: Job, build: Path, key: str, data: dict) -> dict:
+    """Run the tools of ``job`` in its work directory under ``build``; the
+    result as synth() files it (``key`` and ``data``: its cache key and the
+    data hashed into it)."""
     core, _, opts = job.resolve()
     design, hdl = job.design(build)
     work_root = build / "work"
@@ -284,7 +295,7 @@ def synth(job: Job, build_dir: Path | str | None = None, force: bool = False) ->
         figs = flows.run_xilinx(design, hdl, opts, cwd)
     seconds = figs.pop("seconds")
     seconds["total"] = round(time.monotonic() - t0, 2)
-    result = {
+    return {
         "core": core.name,
         "top": design.top,
         "width": job.width,
@@ -299,12 +310,15 @@ def synth(job: Job, build_dir: Path | str | None = None, force: bool = False) ->
         "seconds": {k: round(v, 2) for k, v in seconds.items()},
         "work_dir": os.path.relpath(cwd, resources.data_root()),
     }
+
+
+def _file(build: Path, key: str, result: dict) -> None:
+    """File ``result`` in the build's cache under ``key`` (atomically)."""
     hit = _cache_file(build, key)
-    tmp = hit.with_suffix(f".{os.getpid()}.tmp")
+    hit.parent.mkdir(parents=True, exist_ok=True)
+    tmp = hit.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
     tmp.write_text(json.dumps(result, indent=1, sort_keys=False))
     os.replace(tmp, hit)
-    result["cached"] = False
-    return result
 
 
 def instance_costs(result: dict, pattern: str = "*") -> dict[str, dict]:
@@ -351,9 +365,57 @@ def cached(job: Job, build_dir: Path | str | None = None) -> dict | None:
     return None if found is None else _load(found)
 
 
-def _run_one(args: tuple[Job, str | None, bool]) -> dict:
-    job, build, force = args
-    return synth(job, build, force)
+def _run_one(job: Job, build: str | None, force: bool) -> dict:
+    """A local task: synth() (it files its result in the cache itself)."""
+    try:
+        return synth(job, build, force)
+    except (ToolError, ValueError, KeyError) as exc:
+        return _failed(job, exc)
+
+
+def _failed(job: Job, exc: BaseException | str) -> dict:
+    return {"core": job.core, "width": job.width, "target": job.target, "error": str(exc)}
+
+
+def ship_files(job: Job) -> list[Path]:
+    """The files under the data root that ``job``'s tools read: the RTL the
+    cache key hashes and the target's ``syn/`` templates (an engine's
+    generated wrapper is made again on the worker, and checked by its
+    hash)."""
+    design, _ = job.design()
+    root = resources.data_root().resolve()
+    files = [flows.SYN / f for f in flows.FLOW_FILES[job.target]] + flows.rtl_files(design)
+    return [p for p in files if Path(p).resolve().is_relative_to(root)]
+
+
+def _comparable(data: dict) -> dict:
+    """Key data as a worker and the client can compare it: the flow's Python
+    files by name alone (their path relative to the data root depends on
+    how montmul is installed)."""
+    return {**data, "flow_files": {(Path(n).name if n.endswith(".py") else n): h
+                                   for n, h in data["flow_files"].items()}}
+
+
+def _run_remote(job: Job, key: str, data: dict, bundle) -> dict:
+    """A Dask task: run ``job`` on this worker with the client's files
+    (``bundle``, :func:`montmul.flows.executor.use_bundle`) and return its
+    result as data (the client files it).  The worker first computes the
+    job's key data itself: a worker whose tools, flow code or generated
+    wrapper differ from the client's gives an error row, not a result under
+    the client's key."""
+    from ..executor import WorkerMismatch, use_bundle, worker_name
+
+    try:
+        with use_bundle(bundle):
+            tools.check(job.target)
+            mine, theirs = _comparable(cache_key(job)[1]), _comparable(data)
+            diff = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
+            if diff:
+                return _failed(job, f"worker {worker_name()}: its {', '.join(diff)} differ from the client's "
+                                    "(install the same montmul and tools on the workers)")
+            return _execute(job, default_build(), key, data)
+    except (ToolError, ValueError, KeyError, WorkerMismatch) as exc:
+        return _failed(job, exc)
 
 
 def run_many(
@@ -363,23 +425,32 @@ def run_many(
     force: bool = False,
     on_error: str = "raise",
     progress=None,
+    executor=None,
 ) -> list[dict]:
-    """Run ``jobs`` in parallel processes (cache hits without starting any);
-    results in the order of ``jobs``.  With ``on_error="return"`` a failed job
+    """Run ``jobs`` in parallel (cache hits without starting any); results
+    in the order of ``jobs``.  ``executor``: where they run
+    (:class:`montmul.flows.executor.Executor`: a Dask cluster, or by default
+    ``workers`` local processes).  A result made on a Dask worker is filed in
+    this machine's cache by the same key, as the same JSON, as a local run's.
+    With ``on_error="return"`` a failed job
     gives ``{"core", "width", "target", "error"}`` instead of raising, and a
     run that did not fit or timed out its result with ``error`` (synth()).
     ``progress(job, result)`` is called as each job finishes."""
+    from ..executor import Executor
+
     if on_error not in ("raise", "return"):
         raise ValueError("on_error must be 'raise' or 'return'")
     for t in {j.target for j in jobs}:
         tools.check(t)
     results: list[dict | None] = [None] * len(jobs)
     pending: dict[str, list[int]] = {}
+    keys: dict[str, dict] = {}
     errors: list[dict] = []
     build = str(build_dir) if build_dir else None
+    build_path = Path(build).resolve() if build else default_build()
     for i, job in enumerate(jobs):
-        key, _ = cache_key(job)
-        found = _hit(Path(build).resolve() if build else default_build(), key)
+        key, data = cache_key(job)
+        found = _hit(build_path, key)
         if found is not None and not force:
             results[i] = _load(found)
             if "error" in results[i]:  # type: ignore[operator]
@@ -388,26 +459,35 @@ def run_many(
                 progress(job, results[i])  # type: ignore[arg-type]
         else:
             pending.setdefault(key, []).append(i)
+            keys[key] = data
     if pending:
-        n = workers or min(len(pending), os.cpu_count() or 1)
-        with bars.phase("synthesize"), \
-                bars.Bar(len(pending), f"synthesis ({n} in parallel)", unit="job") as bar, \
-                concurrent.futures.ProcessPoolExecutor(max_workers=max(1, n)) as pool:
-            futs = {pool.submit(_run_one, (jobs[idx[0]], build, force)): idx for idx in pending.values()}
-            for fut in concurrent.futures.as_completed(futs):
-                idx = futs[fut]
-                job = jobs[idx[0]]
-                try:
-                    res = fut.result()
-                except (ToolError, ValueError, KeyError) as exc:
-                    res = {"core": job.core, "width": job.width, "target": job.target, "error": str(exc)}
-                if "error" in res:
-                    errors.append(res)
-                for i in idx:
-                    results[i] = res
-                bar.update()
-                if progress:
-                    progress(job, res)
+        order = list(pending)
+        with contextlib.ExitStack() as stack:
+            ex = executor or stack.enter_context(Executor(jobs=workers or min(len(order), os.cpu_count() or 1)))
+            if ex.remote:
+                bundle = ex.ship(p for k in order for p in ship_files(jobs[pending[k][0]]))
+                items = [(jobs[pending[k][0]], k, keys[k], bundle) for k in order]
+                fn = _run_remote
+            else:
+                items = [(jobs[pending[k][0]], build, force) for k in order]
+                fn = _run_one
+            with bars.phase("synthesize"):
+                for n, ok, res in ex.map(fn, items, "synthesis", unit="job", name="montmul-synth"):
+                    key = order[n]
+                    job = jobs[pending[key][0]]
+                    if not ok:
+                        res = _failed(job, res)
+                    elif ex.remote and ("error" not in res or "status" in res):
+                        # made on a worker: file it here as a local run would have
+                        res["work_dir"] = os.path.relpath(work_dir(job, build_path, key), resources.data_root())
+                        _file(build_path, key, res)
+                        res["cached"] = False
+                    if "error" in res:
+                        errors.append(res)
+                    for i in pending[key]:
+                        results[i] = res
+                    if progress:
+                        progress(job, res)
     if errors and on_error == "raise":
         msg = "; ".join(f"{e['core']} w{e['width']} {e['target']}: {e['error']}" for e in errors)
         raise ToolError(f"{len(errors)} synthesis job(s) failed: {msg}")
