@@ -194,7 +194,8 @@ class Executor:
     the run.  Use as a context manager (it closes the client and any cluster
     it started)."""
 
-    def __init__(self, jobs: int | None = None, scheduler: str | None = None, cluster: str | None = None):
+    def __init__(self, jobs: int | None = None, scheduler: str | None = None, cluster: str | None = None,
+                 timeout: float | None = None):
         if scheduler and cluster:
             raise ValueError("--scheduler and --cluster exclude each other (one is a running cluster, the other "
                              "starts one)")
@@ -206,6 +207,7 @@ class Executor:
         if not scheduler and not cluster:
             return
         n = parse_cluster(cluster) if cluster else 0
+        timeout = CONNECT_TIMEOUT if timeout is None else timeout
         try:
             import distributed
         except ImportError:
@@ -218,9 +220,9 @@ class Executor:
                     silence_logs=logging.ERROR)
                 self.client = distributed.Client(self._cluster)
             elif Path(scheduler).is_file():
-                self.client = distributed.Client(scheduler_file=scheduler, timeout=CONNECT_TIMEOUT)
+                self.client = distributed.Client(scheduler_file=scheduler, timeout=timeout)
             else:
-                self.client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT)
+                self.client = distributed.Client(scheduler, timeout=timeout)
         except (OSError, TimeoutError, ValueError, RuntimeError) as exc:
             self.close()
             where = f"the Dask scheduler at {scheduler}" if scheduler else f"a LocalCluster of {n} workers"
@@ -233,6 +235,8 @@ class Executor:
         if progress.enabled():
             where = f"a LocalCluster of {n} workers" if cluster else f"the Dask scheduler at {scheduler}"
             progress.write(f"montmul: running on {where}" + (f"; dashboard {self.dashboard}" if self.dashboard else ""))
+            if not self.workers():
+                progress.write("montmul: the scheduler has no worker yet; the tasks wait for one (Ctrl-C stops)")
 
     @property
     def remote(self) -> bool:
