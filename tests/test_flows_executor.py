@@ -212,15 +212,53 @@ def test_verilator_verify_on_dask_with_a_killed_worker_equals_local(dask_ex):
     assert remote.model_checked == 300
 
 
+def _sleep(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
+@pytest.mark.slow
+def test_dask_interrupt_cancels_the_sweep(dask_ex):
+    """Ctrl-C in the middle of a sweep: its tasks leave the scheduler."""
+    def tasks(dask_scheduler):
+        return sum(1 for k in dask_scheduler.tasks if "montmul-sleep" in str(k))
+
+    with pytest.raises(KeyboardInterrupt):
+        for _ in dask_ex.map(_sleep, [(0.5,)] + [(5.0,)] * 12, "sleeps", name="montmul-sleep"):
+            assert dask_ex.client.run_on_scheduler(tasks) >= 12  # (the finished one may linger a moment)
+            raise KeyboardInterrupt
+    for _ in range(100):
+        if dask_ex.client.run_on_scheduler(tasks) == 0:
+            break
+        time.sleep(0.1)
+    assert dask_ex.client.run_on_scheduler(tasks) == 0
+
+
+@pytest.mark.slow
+def test_report_model_cycles_on_dask_equal_local(dask_ex, tmp_path, monkeypatch):
+    """montmul report's model cycle averages computed on the cluster equal
+    the local ones (each into a fresh report cache)."""
+    from montmul.apps.report import results
+
+    items = [("r2_basic", {}, 16), ("scs_new", {}, 16)]
+    monkeypatch.setenv(resources.BUILD_ENV, str(tmp_path / "remote"))
+    remote = results.cycles(items, 50, 3, executor=dask_ex)
+    monkeypatch.setenv(resources.BUILD_ENV, str(tmp_path / "local"))
+    local = results.cycles(items, 50, 3, jobs=2)
+    assert remote == local and len(list((tmp_path / "remote" / "report").glob("cycles_*.json"))) == 2
+
+
 @pytest.mark.rtl
 def test_yosys_synth_on_dask_equals_local(dask_ex):
-    """The same Yosys sweep local and on the LocalCluster: the same results
-    (all but the run times), filed in the cache under the same key as the
-    same JSON (the work folder named as a local run names it)."""
+    """The same ECP5 sweep (a core, and the core between registers in a
+    wrapper the worker generates) local and on the LocalCluster: the same
+    results (all but the run times), filed in the cache under the same key
+    as the same JSON (the work folder named as a local run names it)."""
     from montmul.flows import synth as sy
 
     top = ROOT / "build" / "test_flows_executor" / uuid.uuid4().hex[:12]
-    jobs = [sy.Job(c, 8, "ecp5", options={"seeds": 1}) for c in ("r2_basic", "scs1")]
+    jobs = [sy.Job("r2_basic", 8, "ecp5", options={"seeds": 1}),
+            sy.Job("r2_basic", 8, "ecp5", options={"seeds": 1}, engine="regs")]  # a generated wrapper
     try:
         remote = sy.run_many(jobs, build_dir=top / "remote", executor=dask_ex, on_error="return")
         local = sy.run_many(jobs, build_dir=top / "local", on_error="return")

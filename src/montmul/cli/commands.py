@@ -434,7 +434,8 @@ def cmd_report(args) -> int:
         progress.write(f"  {job.core} {job.params or ''} width {job.width} {job.target}: {state}")
 
     try:
-        data = results.build(widths, fpga, only, args.samples, args.seed, args.jobs, args.force, done)
+        with executor(args, args.jobs) as ex:
+            data = results.build(widths, fpga, only, args.samples, args.seed, args.jobs, args.force, done, ex)
     except sy.ToolError as exc:
         return fail(str(exc), EXIT_TOOL)
     # The README's headline table is refreshed only with the tracked docs (make report).
@@ -608,6 +609,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--samples", type=positive_int, default=10000, help="random operand sets per cycle average")
     rp.add_argument("--seed", type=int, default=1, help="random seed")
     jobs_arg(rp, "parallel processes")
+    cluster_args(rp)
     rp.add_argument("--force", action="store_true", help="rerun synthesis even when cached")
     rp.set_defaults(func=cmd_report)
 

@@ -276,12 +276,15 @@ class Executor:
         n = min(len(items), self.workers()) if self.client is None else self.workers()
         where = f"Dask, {n} worker threads" if self.client is not None else f"{n} in parallel"
         ctx = progress.Bar(len(items), f"{desc} ({where})", unit=unit) if bar else contextlib.nullcontext()
-        with ctx as b:
-            it = self._dask(fn, items, name) if self.client is not None else self._local(fn, items, local, n)
-            for out in it:
-                if b is not None:
-                    b.update()
-                yield out
+        it = self._dask(fn, items, name) if self.client is not None else self._local(fn, items, local, n)
+        try:
+            with ctx as b:
+                for out in it:
+                    if b is not None:
+                        b.update()
+                    yield out
+        finally:
+            it.close()  # the caller stopped (Ctrl-C, an error, break): cancel what is left
 
     def _local(self, fn, items, local, n):
         if n <= 1 and len(items) == 1 or n <= 1 and local == "thread":

@@ -17,13 +17,13 @@ cheap.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import importlib.util
 import json
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from ... import cores, progress, resources
@@ -85,17 +85,26 @@ def _model_hash() -> str:
     return resources.code_digest([src / "cores.py", src / "stats.py", *(src / "models").rglob("*.py")], src)
 
 
-def _cycles_one(args) -> dict:
+def _cycles_one(args, client_stamp: str | None = None) -> dict:
     core_name, params, width, samples, seed = args
     from ..stats import cycle_stats
+
+    if client_stamp is not None:  # a Dask task: the worker must run the client's models
+        from ...flows.executor import WorkerMismatch, stamp
+
+        if client_stamp != stamp():
+            raise WorkerMismatch(f"a Dask worker runs montmul {stamp()}, the client montmul {client_stamp}: "
+                                 "install the same montmul on the workers")
 
     s = cycle_stats(cores.lookup(core_name), width, samples, seed, "model", params=params or None)
     return {k: s[k] for k in ("avg", "min", "max", "std", "model_breakdown_avg")}
 
 
-def cycles(items: list[tuple[str, dict, int]], samples: int, seed: int, jobs: int = 1) -> list[dict]:
+def cycles(items: list[tuple[str, dict, int]], samples: int, seed: int, jobs: int = 1, executor=None) -> list[dict]:
     """Model cycle statistics for (core, params, width) items, cached in
-    ``build/report/`` by the model sources' hash."""
+    ``build/report/`` by the model sources' hash; computed by ``executor``
+    (:class:`montmul.flows.executor.Executor`; default ``jobs`` local
+    processes)."""
     mh = _model_hash()
     out: list[dict | None] = []
     todo = []
@@ -109,12 +118,18 @@ def cycles(items: list[tuple[str, dict, int]], samples: int, seed: int, jobs: in
             todo.append((i, f, (c, p, w, samples, seed)))
     if todo:
         (resources.build_root() / "report").mkdir(parents=True, exist_ok=True)
-        with progress.phase("model"), progress.Bar(len(todo), "model cycle averages", unit="set") as bar, \
-                ProcessPoolExecutor(max(1, min(jobs, len(todo)))) as pool:
-            for (i, f, _), res in zip(todo, pool.map(_cycles_one, [t[2] for t in todo])):
+        from ...flows.executor import Executor, stamp
+
+        with contextlib.ExitStack() as stack, progress.phase("model"):
+            ex = executor or stack.enter_context(Executor(jobs=max(1, min(jobs, len(todo)))))
+            tag = stamp() if ex.remote else None
+            for n, ok, res in ex.map(_cycles_one, [(t[2], tag) for t in todo], "model cycle averages", unit="set",
+                                     name="montmul-cycles"):
+                if not ok:
+                    raise RuntimeError(f"model cycles of {todo[n][2][:3]}: {res}")
+                i, f, _ = todo[n]
                 f.write_text(json.dumps(res))
                 out[i] = res
-                bar.update()
     return out  # type: ignore[return-value]
 
 
@@ -161,15 +176,19 @@ def build(
     jobs: int | None = None,
     force: bool = False,
     progress=None,
+    executor=None,
 ) -> dict:
-    """Measure (or take from the caches) everything the report shows."""
+    """Measure (or take from the caches) everything the report shows; the
+    model runs and the synthesis jobs run on ``executor``
+    (:class:`montmul.flows.executor.Executor`; default ``jobs`` local
+    processes)."""
     t0 = time.monotonic()
     jobs = jobs or os.cpu_count() or 1
     rows = designs(only)
     all_widths = sorted(set(widths) | set(fpga_widths))
     # cycles
     items = [(d.core, d.params, w) for d in rows for w in all_widths]
-    cyc = dict(zip([(c, json.dumps(p, sort_keys=True), w) for c, p, w in items], cycles(items, samples, seed, jobs)))
+    cyc = dict(zip([(c, json.dumps(p, sort_keys=True), w) for c, p, w in items], cycles(items, samples, seed, jobs, executor)))
     t_cycles = time.monotonic() - t0
     # synthesis
     sjobs: list[synth.Job] = []
@@ -183,7 +202,7 @@ def build(
             # past it, or a design too big for the device, is a cached
             # result with the reason, shown in its cell.
             sjobs.append(synth.Job(d.core, w, "ecp5", d.params))
-    res = synth.run_many(sjobs, workers=jobs, force=force, on_error="return", progress=progress)
+    res = synth.run_many(sjobs, workers=jobs, force=force, on_error="return", progress=progress, executor=executor)
     table: list[dict] = []
     for d in rows:
         entry = {"label": d.label, "core": d.core, "params": d.params, "note": d.note,
