@@ -185,3 +185,17 @@ def test_engine_against_core_by_the_median_of_the_seeds(monkeypatch):
     eng = "".join(f" --option {k}={v}" for k, v in cores.ENGINE_ECP5_OPTIONS[1024].items())
     assert ("`montmul synth --core scs_new --width 1024 --target ecp5 --engine regs --param CheckRange=0 "
             f"--param CheckMod=0{eng} --option seed=2`") in md
+
+
+def test_unmeasured_core_has_no_row(monkeypatch):
+    """A core without any result is named in the "Not run yet" line only,
+    in the page and in the README table."""
+    none = ("mscs", "scs_new_ct")  # scs_new_ct: no core, engine or between-registers result either
+    monkeypatch.setattr(synth, "cached", lambda job, build_dir=None: None if job.core in none else _fake(job))
+    data = ecp5.build((256,), run=False)
+    md = ecp5.markdown(data)
+    assert "| `mscs` |" not in md and "| `mscs` |" not in ecp5.readme_table(data)
+    assert "| `scs_new_ct` |" not in md and "| `scs_new` | 256 |" in md  # the engine table too
+    assert "| `r2_basic` |" in md
+    (line,) = [x for x in md.splitlines() if x.startswith("Not run yet")]
+    assert "`montmul synth --core mscs --width 256 --target ecp5`" in line
