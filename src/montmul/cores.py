@@ -528,7 +528,8 @@ DSP_INTERLEAVE = Param(1, 1, 3, "products in flight (register stages per step)")
 DSP_TEST_WIDTHS = {"icarus": (8, 64), "verilator": (64, 256)}
 #: ECP5 runs of the DSP cores from 1024 bits: without Yosys's `share` pass
 #: (its SAT search over the multipliers does not end in useful time), a
-#: two-hour budget, router2, one seed (docs/dsp.md, "ECP5").
+#: two-hour budget, router2, one seed (docs/dsp.md, "Measured (Yosys,
+#: nextpnr-ecp5)").
 DSP_ECP5 = {1024: {"share": 0, "budget_s": 7200, "router": "router2", "seeds": 1}}
 
 
