@@ -296,10 +296,9 @@ def markdown(data: dict) -> str:
 def readme_table(data: dict) -> str:
     """The README's ECP5 headline: every core, LUTs / Fmax per width."""
     W = [str(w) for w in data["widths"]]
-    L = [f"ECP5 ({data['device']['name']}, Yosys + nextpnr-ecp5, post-route), LUTs / Fmax MHz per width, "
-         f"produced by `make report-ecp5` (details, FFs, DSPs and the engine against its core: "
-         "`docs/results_ecp5.md`). The core alone: paths from its ports, such as the request checks, are "
-         "not timed (`docs/synthesis.md`, \"A core's Fmax and its ports\"):", ""]
+    L = [f"ECP5 ({data['device']['name']}, Yosys + nextpnr-ecp5, post-route), each core alone, LUTs / Fmax MHz, "
+         "made by `make report-ecp5` (details and the engines: `docs/results_ecp5.md`; paths from a core's "
+         "ports are not timed: `docs/synthesis.md`):", ""]
     L += ["| core | " + " | ".join(f"{w} bits" for w in W) + " |", "|---|" + "---|" * len(W)]
 
     def short(e: dict) -> str:
