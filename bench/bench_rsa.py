@@ -5,8 +5,7 @@
     python bench/bench_rsa.py [--cores all|none|a,b] [--config CORE:P=V,...] [--bits 1024,2048,3072,4096]
                               [--crt yes|no|both] [--sim model|icarus|verilator] [--confirm verilator]
                               [--samples S] [--sw-reps R] [--jobs J] [--synth] [--ecp5-option O=V] [--json]
-                              [--out FILE]
-                              [--json-out FILE]
+                              [--out FILE] [--json-out FILE] [--from-json FILE]
 
 For each configuration (every registered core with its defaults and the
 configurations of :data:`EXTRA_CONFIGS`, or those given) and each key size
@@ -23,9 +22,10 @@ synth --core NAME --width K --target ecp5 --engine``: mm_modexp around the
 core) at the width the exponentiation uses (k/2 with the CRT, k without),
 with its LUT/FF/DSP/BRAM use and whether it fits the LFE5U-85F, taken from
 the synthesis cache only; the bench starts no synthesis unless ``--synth``.
-Missing figures print "n/a" with the reason.  For each key size: the Pareto
-front (time against LUTs and DSPs) and the fastest configuration within each
-area budget.
+The page shows the rows with a time and names the others in one line.  For
+each key size: the Pareto front (time against LUTs and DSPs) and the fastest
+configuration within each area budget.  ``--from-json FILE`` renders a
+stored run again with today's ECP5 figures, running no signature.
 
 ``make bench-rsa`` writes ``build/bench/rsa.md`` and ``build/bench/rsa.json``;
 ``make bench-rsa UPDATE=1`` refreshes the tracked ``bench/rsa.md`` and
