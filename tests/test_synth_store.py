@@ -154,6 +154,37 @@ def test_rekey_refiles_only_results_whose_sole_change_is_named(dirs, capsys):
     assert store.main(["rekey"]) == 2
 
 
+def test_rekey_follows_renamed_files(dirs, capsys):
+    """A result made before a file moved is filed again under today's key
+    when the move is named: with the same content no further claim is
+    needed; an edited moved file must also be named by --same-results."""
+    _, st = dirs
+    res = _result(JOB)
+    today = res["key"]
+    rel = _flows_rel(res)
+    old_rel = "src/montmul/old_place/flows.py"
+    h = res["hashes"]["flow_files"].pop(rel)
+    res["hashes"]["flow_files"][old_rel] = h
+    res["key"] = "c" * 24
+    old = _write(st, res)
+    assert synth.cached(JOB) is None
+    assert store.rekey([], st, dry_run=True) == []  # without the rename the old file is gone
+    assert store.main(["rekey", "--renamed", "nonsense"]) == 2
+    assert store.main(["rekey", "--renamed", f"{old_rel}={rel}"]) == 0
+    assert "re-filed 1 result" in capsys.readouterr().out and not old.exists()
+    got = synth.cached(JOB)
+    assert got is not None and got["key"] == today and got["rekeyed"][-1]["renamed"] == {old_rel: rel}
+    assert store.why_stale(got) is None
+    # moved and edited: the rename alone is not enough
+    res2 = _result(synth.Job("r2_basic", 9, "ecp5"))
+    h2 = res2["hashes"]["flow_files"].pop(rel)
+    res2["hashes"]["flow_files"][old_rel] = "0" * 64 if h2 != "0" * 64 else "1" * 64
+    res2["key"] = "b" * 24
+    old2 = _write(st, res2)
+    assert store.rekey([], st, renames={old_rel: rel}) == [] and old2.is_file()
+    assert [e["path"] for e in store.rekey([rel], st, renames={old_rel: rel})] == [old2]
+
+
 def test_rekey_keeps_a_result_whose_job_now_resolves_to_other_options(dirs, monkeypatch):
     """A result whose only changed file is named, but whose job today
     resolves to other flow options (the registry added one for the width),

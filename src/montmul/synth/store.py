@@ -85,25 +85,31 @@ def save(cache: Path | None = None, store: Path | None = None) -> list[Path]:
     return added
 
 
-def _diffs(result: dict) -> list[tuple[str, str]]:
-    """``[(file, "changed" | "gone")]``: the files (relative to the data
-    root) whose hashes differ from the ones ``result`` was made with.
-    Generated files (an engine's core wrapper, named ``generated/...`` in the
-    key) are not checked: they do not exist in a fresh checkout, and what
-    generates them is Python, not hashed."""
+def _diffs(result: dict, renames: dict[str, str] | None = None) -> list[tuple[str, str]]:
+    """``[(file, "changed" | "gone" | "renamed")]``: the files (relative to
+    the data root) whose hashes differ from the ones ``result`` was made with.
+    ``renames`` maps a file's old name to its new one: such a file is looked
+    for under its new name and listed under it, as "renamed" when its content
+    is the same, else "changed".  Generated files (an engine's core wrapper,
+    named ``generated/...`` in the key) are not checked: they do not exist in
+    a fresh checkout, and what generates them is Python, not hashed."""
     from . import GENERATED
 
     root = resources.data_root()
+    renames = renames or {}
     out = []
     for kind, digest in (("rtl", flows.rtl_digest), ("flow_files", flows.sha256_file)):
         for rel, want in result["hashes"].get(kind, {}).items():
             if rel.startswith(GENERATED):
                 continue
-            path = (root / rel).resolve()
+            now = renames.get(rel, rel)
+            path = (root / now).resolve()
             if not path.is_file():
-                out.append((rel, "gone"))
+                out.append((now, "gone"))
             elif digest(path) != want:
-                out.append((rel, "changed"))
+                out.append((now, "changed"))
+            elif now != rel:
+                out.append((now, "renamed"))
     return out
 
 
@@ -139,29 +145,33 @@ def prune(store: Path | None = None, dry_run: bool = False) -> list[dict]:
     return gone
 
 
-def _candidates(store: Path | None, eligible):
+def _candidates(store: Path | None, eligible, renames: dict[str, str] | None = None):
     """``(path, result, key, new_hashes, changed)`` for each stored result
     that is stale only through changed (not missing) files, all of which
     ``eligible(result, changed)`` accepts, and whose key rebuilt today
     (:func:`montmul.synth.cache_key`) hashes no other changed file and
     resolves to the flow options and HDL parameters the result was made with
     (a registry change, e.g. a flow option added for the width, changes what
-    the same job asks for, so its old result answers another question)."""
+    the same job asks for, so its old result answers another question).
+    ``renames`` (old name -> new name) lets a moved file count as itself."""
     from . import GENERATED, Job, cache_key
+
+    renames = renames or {}
 
     store = store or store_dir()
     for path, r in _results(store) if store is not None else []:
         if not r.get("hashes") or r.get("tools") != tools.versions(r["target"]) or not {"params", "options"} <= set(r):
             continue
-        diffs = _diffs(r)
-        changed = sorted(rel for rel, _ in diffs)
+        diffs = _diffs(r, renames)
+        changed = sorted(rel for rel, state in diffs if state != "renamed")
         if not diffs or any(state == "gone" for _, state in diffs) or not eligible(r, changed):
             continue
         params = {k: v for k, v in r["params"].items() if k != "Width"}
         key, data = cache_key(Job(r["core"], r["width"], r["target"], params, r["options"], r["engine"]))
         if data["options"] != r["options"] or data["params"] != r["params"]:
             continue
-        old, new = r["hashes"], {"rtl": data["rtl"], "flow_files": data["flow_files"]}
+        old = {kind: {renames.get(rel, rel): h for rel, h in hashes.items()} for kind, hashes in r["hashes"].items()}
+        new = {"rtl": data["rtl"], "flow_files": data["flow_files"]}
         rebuilt = sorted(rel for kind in new for rel in set(new[kind]) | set(old.get(kind, {}))
                          if not rel.startswith(GENERATED) and new[kind].get(rel) != old.get(kind, {}).get(rel))
         if rebuilt == changed:
@@ -182,7 +192,8 @@ def _refile(path: Path, r: dict, key: str, new: dict, changed: list[str], dry_ru
     return {**_entry(path, r), "new_path": dest, "files": changed}
 
 
-def rekey(same_results: list[str], store: Path | None = None, dry_run: bool = False) -> list[dict]:
+def rekey(same_results: list[str], store: Path | None = None, dry_run: bool = False,
+          renames: dict[str, str] | None = None) -> list[dict]:
     """File again under today's keys the stored results that went stale only
     because the files ``same_results`` changed (paths relative to the data
     root, as in a result's ``hashes``), for a change that cannot alter a
@@ -190,11 +201,17 @@ def rekey(same_results: list[str], store: Path | None = None, dry_run: bool = Fa
     file here is a claim about its diff, made by whoever runs it; the
     re-filed result records it (``rekeyed``: old key, the files' hashes then
     and now).  Any other changed or missing file, a tool version change or a
-    key that cannot be rebuilt leaves the entry stale.  The entries re-filed
-    (or, with ``dry_run``, that would be), each with ``new_path`` and ``files``."""
+    key that cannot be rebuilt leaves the entry stale.  ``renames`` (old name
+    -> new name, relative to the data root) re-files results whose files
+    moved: a moved file with the same content needs no claim, a moved and
+    edited one must be named in ``same_results`` under its new name.  The
+    entries re-filed (or, with ``dry_run``, that would be), each with
+    ``new_path`` and ``files``."""
     allowed = {os.path.normpath(p) for p in same_results}
-    return [_refile(path, r, key, new, changed, dry_run)
-            for path, r, key, new, changed in _candidates(store, lambda r, changed: set(changed) <= allowed)]
+    renames = {os.path.normpath(a): os.path.normpath(b) for a, b in (renames or {}).items()}
+    extra = {"renamed": renames} if renames else {}
+    return [_refile(path, r, key, new, changed, dry_run, **extra)
+            for path, r, key, new, changed in _candidates(store, lambda r, changed: set(changed) <= allowed, renames)]
 
 
 #: The files a rerun of a result's own Yosys scripts must reproduce (per
@@ -299,7 +316,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--same-results", action="append", default=[], metavar="FILE",
                     help="rekey: a changed file (relative to the source root) that cannot alter a finished "
                          "result; repeatable")
+    ap.add_argument("--renamed", action="append", default=[], metavar="OLD=NEW",
+                    help="rekey: a file moved from OLD to NEW (relative to the source root); an edited one must "
+                         "also be named by --same-results NEW; repeatable")
     args = ap.parse_args(argv)
+    renames = {}
+    for item in args.renamed:
+        old, sep, new = item.partition("=")
+        if not sep or not old or not new:
+            print(f"error: --renamed takes OLD=NEW, got {item!r}", file=sys.stderr)
+            return 2
+        renames[old] = new
     store = store_dir()
     if store is None:
         print(f"error: the synthesis store is off ({STORE_ENV})", file=sys.stderr)
@@ -313,10 +340,11 @@ def main(argv: list[str] | None = None) -> int:
         for e in entries(store):
             print(_describe(e) + (f"  [stale: {e['stale']}]" if e["stale"] else ""))
     elif args.action == "rekey":
-        if not args.same_results and not args.same_netlist:
-            print("error: rekey needs --same-results FILE or --same-netlist", file=sys.stderr)
+        if not args.same_results and not args.same_netlist and not renames:
+            print("error: rekey needs --same-results FILE, --renamed OLD=NEW or --same-netlist", file=sys.stderr)
             return 2
-        moved = (rekey(args.same_results, store, args.dry_run) if args.same_results else []) + \
+        moved = (rekey(args.same_results, store, args.dry_run, renames)
+                 if args.same_results or renames else []) + \
             (rekey_same_netlist(store, args.dry_run) if args.same_netlist else [])
         verb = "would re-file" if args.dry_run else "re-filed"
         print(f"{verb} {len(moved)} result(s)")
