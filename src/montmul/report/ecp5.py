@@ -218,6 +218,15 @@ def _own_options_text() -> str:
     return "; ".join(f"{', '.join(names)}: {text}" for text, names in groups.items())
 
 
+def _flow_options(r: dict) -> str:
+    """The options the engine row ran with (the engine's; the core alone and
+    between registers run with the same), seeds aside."""
+    e = next((x for x in (r["engine_result"], r["core_result"], r["regs_result"]) if x.get("options")), {})
+    opts = e.get("options") or {}
+    shown = [f"{k}={opts[k]}" for k in ("router", "timing_weight", "budget_s", "share") if k in opts]
+    return ", ".join(shown) or "–"
+
+
 def _measured(rows: dict, widths: list[str]) -> dict:
     """The cores with a result at one of ``widths`` at least (a core with
     none is only named in the "Not run yet" line)."""
@@ -273,16 +282,16 @@ def markdown(data: dict) -> str:
           f"{' and '.join(map(str, EXTRA_SEEDS))} (`--option seed=S`, one job each) and compared by the median "
           "Fmax, because one seed's figure moves by more than the tolerance. A median's seeds are listed "
           "with it.", "",
-          "| core | bits | core LUTs / FFs / Fmax | engine LUTs / FFs / Fmax | engine vs core | within 5 % "
-          "| core between registers LUTs / FFs / Fmax | engine vs it |",
-          "|---|---|---|---|---|---|---|---|"]
+          "| core | bits | flow options | core LUTs / FFs / Fmax | engine LUTs / FFs / Fmax | engine vs core "
+          "| within 5 % | core between registers LUTs / FFs / Fmax | engine vs it |",
+          "|---|---|---|---|---|---|---|---|---|"]
     for r in engine_rows(data):
         if all(r[k].get("status") == "not_run" for k in ("core_result", "engine_result", "regs_result")):
             continue  # nothing measured: named in the "Not run yet" line
         ratio = "–" if r["ratio"] is None else f"{100 * r['ratio']:+.1f} %"
         within = "–" if r["within"] is None else ("yes" if r["within"] else "no")
         vs_regs = "–" if r["ratio_regs"] is None else f"{100 * r['ratio_regs']:+.1f} %"
-        L.append(f"| `{r['core']}` | {r['width']} | {seeds_cell(r['core_result'])} "
+        L.append(f"| `{r['core']}` | {r['width']} | {_flow_options(r)} | {seeds_cell(r['core_result'])} "
                  f"| {seeds_cell(r['engine_result'])} | {ratio} | {within} | {seeds_cell(r['regs_result'])} "
                  f"| {vs_regs} |")
     every = [e for ws in data["rows"].values() for e in ws.values()]
