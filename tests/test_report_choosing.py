@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""montmul.report.choosing: each recommendation is the best measured row for
+"""montmul.apps.report.choosing: each recommendation is the best measured row for
 its criterion, and the tracked docs/choosing.md is what the stored results
 give today (so the guide cannot go stale)."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from montmul.report import choosing
+from montmul.apps.report import choosing
 
 ROOT = Path(__file__).resolve().parents[1]
 

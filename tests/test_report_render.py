@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""montmul.report.render: the results page shows measured rows only and
+"""montmul.apps.report.render: the results page shows measured rows only and
 names the others in one line (rendered from the stored docs/results.json,
 with results taken away)."""
 
@@ -9,7 +9,7 @@ import copy
 import json
 from pathlib import Path
 
-from montmul.report import render
+from montmul.apps.report import render
 
 DATA = json.loads((Path(__file__).resolve().parents[1] / "docs" / "results.json").read_text())
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The tracked store of synthesis results (montmul.synth.store): a result
+"""The tracked store of synthesis results (montmul.flows.synth.store): a result
 saved there is found by a fresh build folder, a stale one is pruned, and the
 store can be turned off."""
 from __future__ import annotations
@@ -11,8 +11,9 @@ import uuid
 
 import pytest
 
-from montmul import resources, synth
-from montmul.synth import store
+from montmul import resources
+from montmul.flows import synth
+from montmul.flows.synth import store
 
 JOB = synth.Job("r2_basic", 8, "ecp5")
 
@@ -142,7 +143,7 @@ def test_rekey_refiles_only_results_whose_sole_change_is_named(dirs, capsys):
     both["key"] = "e" * 24
     other = _write(st, both)
     assert synth.cached(JOB) is None
-    assert store.rekey(["src/montmul/synth/parse.py"], st) == []
+    assert store.rekey(["src/montmul/flows/synth/parse.py"], st) == []
     assert [e["path"] for e in store.rekey([rel], st, dry_run=True)] == [old] and old.is_file()
     assert store.main(["rekey", "--same-results", rel]) == 0
     assert "re-filed 1 result" in capsys.readouterr().out
@@ -219,7 +220,7 @@ def test_rekey_same_netlist(tmp_path, monkeypatch):
     RTL with the result's own scripts, writes the same netlist (an unused
     declaration added), and stays stale when the netlist differs (the range
     check's segment width changed)."""
-    from montmul.synth import tools
+    from montmul.flows.synth import tools
 
     tools.check("ecp5")
     src = resources.data_root() / "build" / "test_store" / uuid.uuid4().hex  # yowasp sees no /tmp
