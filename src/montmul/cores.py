@@ -222,6 +222,13 @@ def get(name: str) -> Core:
         raise KeyError(f"unknown core {name!r}; known cores: {', '.join(sorted(CORES))}") from None
 
 
+def resolve(core: Core | str) -> Core:
+    """``core`` itself, or the registered core of that name (:func:`get`):
+    the entry point of every function that takes a core, so that callers
+    below the command line pass :class:`Core` objects and names alike."""
+    return core if isinstance(core, Core) else get(core)
+
+
 def lookup(name: str) -> Core:
     """A registered core or unit (for synthesis and the unit benches)."""
     if name in UNITS:

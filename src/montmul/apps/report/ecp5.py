@@ -95,11 +95,11 @@ def seed_median(entries: list[dict]) -> dict:
 
 def engine_core_params(core: str) -> dict[str, int]:
     """The request checks the engines turn off in their core
-    (:func:`montmul.engine.core_hdl_params`: CheckRange, CheckMod = 0), as
+    (:func:`montmul.design.core_hdl_params`: CheckRange, CheckMod = 0), as
     ``--param`` values for the core between registers."""
-    from ... import engine
+    from ... import design
 
-    fixed = engine.core_hdl_params(core)
+    fixed = design.core_hdl_params(core)
     return {k: fixed[k] for k in ("CheckRange", "CheckMod") if k in fixed}
 
 
