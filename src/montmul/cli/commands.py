@@ -486,21 +486,18 @@ def jobs_arg(sp, what: str = "parallel simulator processes") -> None:
 
 def cluster_args(sp) -> None:
     """--scheduler / --cluster: run the sweep's tasks on Dask (docs/cluster.md)."""
-    g = sp.add_mutually_exclusive_group()
-    g.add_argument("--scheduler", metavar="ADDRESS",
-                   help="run the tasks on a running Dask scheduler (tcp://host:8786, or a scheduler file); "
-                        "--jobs is then the cluster's business (docs/cluster.md)")
-    g.add_argument("--cluster", metavar="local:N",
-                   help="start a Dask LocalCluster of N worker processes for this run (docs/cluster.md)")
+    from ..flows.executor import add_arguments
+
+    add_arguments(sp)
 
 
 def executor(args, jobs: int | None):
     """The sweep's executor from --scheduler/--cluster/--jobs (a CliError,
     status 4, when Dask is missing or the scheduler cannot be reached)."""
-    from ..flows.executor import ClusterError, Executor
+    from ..flows.executor import ClusterError, from_args
 
     try:
-        return Executor(jobs=jobs, scheduler=args.scheduler, cluster=args.cluster)
+        return from_args(args, jobs)
     except ClusterError as exc:
         raise CliError(str(exc), EXIT_TOOL) from None
 

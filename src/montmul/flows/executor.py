@@ -48,7 +48,8 @@ from typing import Callable, Iterable, Iterator
 
 from .. import progress, resources
 
-__all__ = ["Executor", "Bundle", "ClusterError", "WorkerMismatch", "parse_cluster", "stamp", "use_bundle"]
+__all__ = ["Executor", "Bundle", "ClusterError", "WorkerMismatch", "parse_cluster", "stamp", "use_bundle",
+           "add_arguments", "from_args"]
 
 #: Seconds to wait for a Dask scheduler to answer.
 CONNECT_TIMEOUT = 20
@@ -69,6 +70,23 @@ def parse_cluster(spec: str) -> int:
     if kind != "local" or not sep or not n.isdigit() or int(n) < 1:
         raise ValueError(f"--cluster takes local:N (N worker processes on this machine), got {spec!r}")
     return int(n)
+
+
+def add_arguments(parser) -> None:
+    """``--scheduler ADDRESS`` / ``--cluster local:N`` on an argparse parser
+    (every sweep command takes them)."""
+    g = parser.add_mutually_exclusive_group()
+    g.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the tasks on a running Dask scheduler (tcp://host:8786, or a scheduler file); "
+                        "--jobs is then the cluster's business (docs/cluster.md)")
+    g.add_argument("--cluster", metavar="local:N",
+                   help="start a Dask LocalCluster of N worker processes for this run (docs/cluster.md)")
+
+
+def from_args(args, jobs: int | None = None) -> Executor:
+    """The executor of parsed :func:`add_arguments` options (and ``jobs``
+    local workers otherwise)."""
+    return Executor(jobs=jobs, scheduler=getattr(args, "scheduler", None), cluster=getattr(args, "cluster", None))
 
 
 # --------------------------------------------------------------------------

@@ -26,6 +26,7 @@ import sys
 from pathlib import Path
 
 from ... import cores
+from ...flows import executor as sweep
 from ...flows import synth
 from ...flows.synth import flows, tuning
 
@@ -123,12 +124,14 @@ def _keep(res: dict | None) -> dict:
     return out
 
 
-def build(widths=WIDTHS, run: bool = True, workers: int | None = None) -> dict:
-    """The results of :func:`jobs`: run (cached jobs are not rerun) or, with
-    ``run=False``, only what the synthesis cache holds."""
+def build(widths=WIDTHS, run: bool = True, workers: int | None = None, executor=None) -> dict:
+    """The results of :func:`jobs`: run (cached jobs are not rerun; on
+    ``executor``, :class:`montmul.flows.executor.Executor`, default
+    ``workers`` local processes) or, with ``run=False``, only what the
+    synthesis cache holds."""
     todo = jobs(widths)
     if run:
-        res = synth.run_many([j for _, j in todo], workers=workers, on_error="return")
+        res = synth.run_many([j for _, j in todo], workers=workers, on_error="return", executor=executor)
     else:
         res = [synth.cached(j) for _, j in todo]
     rows: dict[str, dict] = {}
@@ -336,6 +339,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cached", action="store_true",
                     help="use only cached synthesis results (missing jobs are reported as not run)")
     ap.add_argument("--jobs", type=int, default=None, help="parallel synthesis processes")
+    sweep.add_arguments(ap)
     ap.add_argument("--out", type=Path, help="write the markdown here (default: stdout)")
     ap.add_argument("--readme", type=Path, help="refresh this README's ECP5 headline block")
     args = ap.parse_args(argv)
@@ -343,7 +347,12 @@ def main(argv: list[str] | None = None) -> int:
         widths = tuple(int(w) for w in args.widths.split(",") if w)
     except ValueError:
         ap.error(f"--widths: comma-separated integers, got {args.widths!r}")
-    data = build(widths, run=not args.cached, workers=args.jobs)
+    try:
+        with sweep.from_args(args, args.jobs) as ex:
+            data = build(widths, run=not args.cached, workers=args.jobs, executor=ex)
+    except (sweep.ClusterError, ValueError) as exc:
+        print(f"{ap.prog}: {exc}", file=sys.stderr)
+        return 4 if isinstance(exc, sweep.ClusterError) else 2
     text = markdown(data)
     if args.out:
         args.out.write_text(text)

@@ -28,8 +28,10 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 from pathlib import Path
 
+from ...flows import executor as sweep
 from ...flows import synth
 from ...models import scalable
 from . import papers
@@ -184,14 +186,14 @@ def _in_cache(job: synth.Job) -> bool:
     return synth.cached(job) is not None  # the build cache or the tracked store
 
 
-def build(workers: int | None = None, cached_only: bool = False) -> dict:
+def build(workers: int | None = None, cached_only: bool = False, executor=None) -> dict:
     """Run (or read from the cache) the synthesis jobs and assemble both
     tables; failed runs keep their reason.  ``cached_only``: run nothing,
     report a job missing from the synthesis cache as not run."""
     js = jobs()
     flat = js["t2"] + js["fmax"] + js["t3"]
     todo = [j for j in flat if not cached_only or _in_cache(j)]
-    done = iter(synth.run_many(todo, workers=workers, on_error="return"))
+    done = iter(synth.run_many(todo, workers=workers, on_error="return", executor=executor))
     res = [next(done) if j in todo else {"core": j.core, "width": j.width, "target": j.target,
                                          "error": "not run (--cached-only and not in the synthesis cache)"}
            for j in flat]
@@ -327,9 +329,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m montmul.apps.report.p002", description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=None, help="write the section here (default: stdout)")
     ap.add_argument("--workers", type=int, default=None, help="parallel synthesis processes")
+    sweep.add_arguments(ap)
     ap.add_argument("--cached-only", action="store_true", help="run no synthesis; report missing runs as not run")
     args = ap.parse_args(argv)
-    text = markdown(build(args.workers, cached_only=args.cached_only))
+    try:
+        with sweep.from_args(args, args.workers) as ex:
+            data = build(args.workers, cached_only=args.cached_only, executor=ex)
+    except (sweep.ClusterError, ValueError) as exc:
+        print(f"{ap.prog}: {exc}", file=sys.stderr)
+        return 4 if isinstance(exc, sweep.ClusterError) else 2
+    text = markdown(data)
     if args.out:
         args.out.write_text(text)
     else:

@@ -22,6 +22,7 @@ from pathlib import Path
 from ... import cores
 from .. import stats
 from ...models import dsp
+from ...flows import executor as sweep
 from ...flows import synth
 from ...flows.synth import Job, run_many, tuning
 from .papers import FPGA_PAPERS
@@ -110,14 +111,14 @@ def share_job() -> Job:
     return Job(ECP5[0], k, "ecp5", {"Interleave": i}, {**ECP5_OPTIONS[k], "share": 0})
 
 
-def build(workers: int | None = None, run: bool = True) -> dict:
+def build(workers: int | None = None, run: bool = True, executor=None) -> dict:
     """Synthesis results and model cycles for every row.  ``run=False`` takes
     only what the synthesis cache holds (a job not in it is reported as not
     run), for writing the doc while long place-and-route jobs are elsewhere
     under way."""
     todo = jobs() + [share_job()]
     if run:
-        results = run_many(todo, workers=workers, on_error="return")
+        results = run_many(todo, workers=workers, on_error="return", executor=executor)
     else:
         results = []
         for job in todo:
@@ -279,10 +280,17 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m montmul.apps.report.p003", description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, help="write the section here (default: stdout)")
     ap.add_argument("--jobs", type=int, default=None, help="parallel synthesis processes")
+    sweep.add_arguments(ap)
     ap.add_argument("--cached", action="store_true",
                     help="use only cached synthesis results (missing jobs are reported as not run)")
     args = ap.parse_args(argv)
-    text = markdown(build(args.jobs, run=not args.cached))
+    try:
+        with sweep.from_args(args, args.jobs) as ex:
+            data = build(args.jobs, run=not args.cached, executor=ex)
+    except (sweep.ClusterError, ValueError) as exc:
+        print(f"{ap.prog}: {exc}", file=sys.stderr)
+        return 4 if isinstance(exc, sweep.ClusterError) else 2
+    text = markdown(data)
     if args.out:
         args.out.write_text(text)
     else:

@@ -42,6 +42,7 @@ import gmpy2
 from concurrent.futures import ProcessPoolExecutor
 
 from ... import cores, engine, progress, resources
+from ...flows import executor as sweep
 from ...flows import synth
 from ...flows.synth import tuning
 from ...models import systolic as model
@@ -210,14 +211,14 @@ def _latency(core: str, w: int, samples: int = 3) -> dict:
     return {"latency": formula, "breakdown": dict(r.breakdown)}
 
 
-def build(workers: int | None = None, cached_only: bool = False) -> dict:
+def build(workers: int | None = None, cached_only: bool = False, executor=None) -> dict:
     """Synthesis (cached; failures kept as {"error": ...}), model latencies,
     RSA-1024 engine cycles.  JSON-serialisable.  ``cached_only``: synthesis
     results from the cache only (a job not in it is reported as not run)."""
     t0 = time.monotonic()
     js, skipped = jobs()
     todo = [j for j in js if not cached_only or synth.cached(j) is not None]
-    done = dict(zip(map(id, todo), synth.run_many(todo, workers=workers or 1, on_error="return") if todo else []))
+    done = dict(zip(map(id, todo), synth.run_many(todo, workers=workers or 1, on_error="return", executor=executor) if todo else []))
     results = [done.get(id(j), {"core": j.core, "width": j.width, "target": j.target,
                                 "error": "not run: not in the synthesis cache (--cached-only)"}) for j in js]
     by = {(j.core, j.params["WordWidth"], j.target): r for j, r in zip(js, results)}
@@ -430,11 +431,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, help="write the section here (default: stdout)")
     ap.add_argument("--json", type=Path, help="also write the data as JSON here")
     ap.add_argument("--workers", type=int, default=1, help="parallel synthesis processes (default: 1)")
+    sweep.add_arguments(ap)
     ap.add_argument("--cached-only", action="store_true",
                     help="take synthesis results from the cache only; report the others as not run")
     args = ap.parse_args(argv)
     progress.enable()
-    data = build(workers=args.workers, cached_only=args.cached_only)
+    try:
+        with sweep.from_args(args, args.workers) as ex:
+            data = build(workers=args.workers, cached_only=args.cached_only, executor=ex)
+    except (sweep.ClusterError, ValueError) as exc:
+        print(f"{ap.prog}: {exc}", file=sys.stderr)
+        return 4 if isinstance(exc, sweep.ClusterError) else 2
     text = markdown(data)
     if args.json:
         args.json.write_text(json.dumps(data, indent=1))
