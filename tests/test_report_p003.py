@@ -12,7 +12,7 @@ from montmul.apps.report import p003
 
 
 def test_build_and_markdown(monkeypatch):
-    def fake_run_many(jobs, workers=None, on_error="raise"):
+    def fake_run_many(jobs, workers=None, on_error="raise", executor=None):
         assert on_error == "return"
         out = []
         for n, job in enumerate(jobs):
