@@ -148,9 +148,28 @@ def _slow_square(x: int) -> int:
 
 @pytest.fixture(scope="module")
 def dask_ex():
-    """A LocalCluster of two single-thread worker processes for the module."""
-    with exe.Executor(cluster="local:2") as ex:
+    """A LocalCluster of two single-thread worker processes for the module
+    (a task may see one worker die under it, not two: Dask's
+    allowed-failures = 1, so that a task that kills its worker is given up
+    after two deaths)."""
+    import dask
+
+    with dask.config.set({"distributed.scheduler.allowed-failures": 1}), exe.Executor(cluster="local:2") as ex:
         yield ex
+
+
+def _die() -> None:
+    os._exit(3)
+
+
+@pytest.mark.slow
+def test_dask_task_that_kills_its_worker_is_a_result(dask_ex):
+    """A task that takes its worker down every time is given up and comes
+    back as ok = False with a message, beside the other tasks' results."""
+    got = {i: (ok, v) for i, ok, v in dask_ex.map(_slow_square, [(2,), (3,)], "squares")}
+    assert got == {0: (True, 4), 1: (True, 9)}
+    (i, ok, msg), = list(dask_ex.map(_die, [()], "suicide"))
+    assert (i, ok) == (0, False) and "KilledWorker" in msg
 
 
 def _kill_a_busy_worker(client) -> str:

@@ -305,7 +305,7 @@ class Executor:
             it.close()  # the caller stopped (Ctrl-C, an error, break): cancel what is left
 
     def _local(self, fn, items, local, n):
-        if n <= 1 and len(items) == 1 or n <= 1 and local == "thread":
+        if n <= 1 and (len(items) == 1 or local == "thread"):  # no pool needed
             for i, item in enumerate(items):
                 yield i, True, fn(*item)
             return
