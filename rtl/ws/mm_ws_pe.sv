@@ -26,7 +26,9 @@
 //
 // A load token (tok_load_i) addressed to this PE (tok_dest_i == Index)
 // writes b into slot a_v, q into slot M_(v-1) and its flags into the slot
-// tok_slot_i; the products computed meanwhile are don't-cares.
+// tok_slot_i; the products computed meanwhile are don't-cares.  A clearing
+// wave (tok_clr_i) clears h and c as it passes, so that the next wave of
+// its slot starts from H = 0 (a product's first wave needs it).
 `include "mm_macros.svh"
 
 module mm_ws_pe #(
@@ -47,12 +49,14 @@ module mm_ws_pe #(
   input  logic                  tok_load_i,   // a load token
   input  logic [IndexWidth-1:0] tok_dest_i,   // the PE a load token writes
   input  logic [1:0]            tok_flags_i,  // flags to load: {last, first}
+  input  logic                  tok_clr_i,    // a clearing wave: leaves h = 0 and c = 0 behind
   output logic [WordWidth-1:0]  tok_b_o,
   output logic [WordWidth-1:0]  tok_q_o,
   output logic [SlotWidth-1:0]  tok_slot_o,
   output logic                  tok_load_o,
   output logic [IndexWidth-1:0] tok_dest_o,
   output logic [1:0]            tok_flags_o,
+  output logic                  tok_clr_o,
   // the carry, moving right with the add wavefront
   input  logic [WordWidth:0]    c_i,          // c_(v-1), from the left neighbour
   output logic [WordWidth:0]    c_o,          // c_v
@@ -85,6 +89,7 @@ module mm_ws_pe #(
   logic                  tok_load_q;
   logic [IndexWidth-1:0] tok_dest_q;
   logic [1:0]            tok_flags_q;
+  logic                  tok_clr_q;
   // operand slots
   logic [Slots-1:0][W-1:0] slot_a_d, slot_a_q;
   logic [Slots-1:0][W-1:0] slot_m_d, slot_m_q;
@@ -106,8 +111,10 @@ module mm_ws_pe #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       tok_load_q <= 1'b0;
+      tok_clr_q  <= 1'b0;
     end else begin
       tok_load_q <= tok_load_i;
+      tok_clr_q  <= tok_clr_i;
     end
   end
 
@@ -158,6 +165,7 @@ module mm_ws_pe #(
         fl_d  = slot_f_q[k];
       end
     end
+    fl_d = fl_d | {2{tok_clr_q}};
   end
 
   // fabric registers on the DSPs' input side: each drives only its DSP
@@ -223,6 +231,7 @@ module mm_ws_pe #(
   assign tok_load_o  = tok_load_q;
   assign tok_dest_o  = tok_dest_q;
   assign tok_flags_o = tok_flags_q;
+  assign tok_clr_o   = tok_clr_q;
   assign c_o         = c_q;
   assign h_o         = h_q;
   assign lo_o        = lo_q;

@@ -42,6 +42,9 @@ module mm_ws_ring #(
   input  logic                  inj_load_i,
   input  logic [IndexWidth-1:0] inj_dest_i,
   input  logic [1:0]            inj_flags_i,  // {last, first} of a load
+  input  logic                  inj_clr_i,    // a clearing wave (before a product's first wave)
+  input  logic                  inj_qown_i,   // PE 1 takes inj_q_i, not the quotient (loads,
+                                              // and a product's first QuotDelay waves: q = 0)
   // the quotient stream
   output logic [WordWidth-1:0]  q_o
 );
@@ -64,6 +67,7 @@ module mm_ws_ring #(
   logic [NumPe-1:0]                 tok_load;
   logic [NumPe-1:0][IndexWidth-1:0] tok_dest;
   logic [NumPe-1:0][1:0]            tok_flags;
+  logic [NumPe-1:0]                 tok_clr;
   logic [NumPe-1:0][W:0]            carry;
   logic [NumPe-1:0][W-1:0]          hword;
   // Only PE 0's never-cleared low word is used (the quotient); the other
@@ -77,6 +81,7 @@ module mm_ws_ring #(
   logic                  in_load;
   logic [IndexWidth-1:0] in_dest;
   logic [1:0]            in_flags;
+  logic                  in_clr, qown_d, qown_q;
   // the quotient delay line and PE 1's token q
   logic [W-1:0]                     q_tail, q_to_pe1;
 
@@ -88,6 +93,8 @@ module mm_ws_ring #(
       in_load  = inj_load_i;
       in_dest  = inj_dest_i;
       in_flags = inj_flags_i;
+      in_clr   = inj_clr_i;
+      qown_d   = inj_qown_i;
     end else begin
       in_b     = tok_b[NumPe-1];
       in_q     = tok_q[NumPe-1];
@@ -95,6 +102,8 @@ module mm_ws_ring #(
       in_load  = tok_load[NumPe-1];
       in_dest  = tok_dest[NumPe-1];
       in_flags = tok_flags[NumPe-1];
+      in_clr   = tok_clr[NumPe-1];
+      qown_d   = 1'b0;
     end
   end
 
@@ -116,8 +125,17 @@ module mm_ws_ring #(
     assign q_tail = qd_q[QDepth-1];
   end
 
-  // a load token keeps its M word; a product's token takes the quotient
-  assign q_to_pe1 = tok_load[0] ? tok_q[0] : q_tail;
+  // whether PE 0's token keeps its own q field as it moves to PE 1 (beside
+  // PE 0's token register); otherwise PE 1's token takes the quotient
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      qown_q <= 1'b0;
+    end else begin
+      qown_q <= qown_d;
+    end
+  end
+
+  assign q_to_pe1 = qown_q ? tok_q[0] : q_tail;
 
   for (genvar v = 0; v < NumPe; v++) begin : gen_pe
     localparam int Left  = (v + NumPe - 1) % NumPe;
@@ -128,6 +146,7 @@ module mm_ws_ring #(
     logic                  pe_load;
     logic [IndexWidth-1:0] pe_dest;
     logic [1:0]            pe_flags;
+    logic                  pe_clr;
 
     if (v == 0) begin : gen_first
       assign pe_b     = in_b;
@@ -136,6 +155,7 @@ module mm_ws_ring #(
       assign pe_load  = in_load;
       assign pe_dest  = in_dest;
       assign pe_flags = in_flags;
+      assign pe_clr   = in_clr;
     end else begin : gen_next
       assign pe_b     = tok_b[Left];
       assign pe_q     = (v == 1) ? q_to_pe1 : tok_q[Left];
@@ -143,6 +163,7 @@ module mm_ws_ring #(
       assign pe_load  = tok_load[Left];
       assign pe_dest  = tok_dest[Left];
       assign pe_flags = tok_flags[Left];
+      assign pe_clr   = tok_clr[Left];
     end
 
     mm_ws_pe #(
@@ -160,12 +181,14 @@ module mm_ws_ring #(
       .tok_load_i  (pe_load),
       .tok_dest_i  (pe_dest),
       .tok_flags_i (pe_flags),
+      .tok_clr_i   (pe_clr),
       .tok_b_o     (tok_b[v]),
       .tok_q_o     (tok_q[v]),
       .tok_slot_o  (tok_slot[v]),
       .tok_load_o  (tok_load[v]),
       .tok_dest_o  (tok_dest[v]),
       .tok_flags_o (tok_flags[v]),
+      .tok_clr_o   (tok_clr[v]),
       .c_i         (carry[Left]),
       .c_o         (carry[v]),
       .h_i         (hword[Right]),
