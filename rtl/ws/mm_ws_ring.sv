@@ -51,6 +51,7 @@ module mm_ws_ring #(
 
   localparam int Latency = DspRegs + 3;
   localparam int QDepth  = 2 * QuotDelay - Latency - 1;
+  localparam int QdLen   = (QDepth > 0) ? QDepth : 1;
   localparam int W       = WordWidth;
 
   if (NumPe < 2 || NumPe > 512) begin : gen_bad_pe
@@ -83,6 +84,12 @@ module mm_ws_ring #(
   logic [1:0]            in_flags;
   logic                  in_clr, qown_d, qown_q;
   // the quotient delay line and PE 1's token q
+  // (QdLen: at least one stage; with QDepth = 0 the line is empty, its
+  // placeholder stage tied to zero and left unread)
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [QdLen-1:0][W-1:0]          qd_q;
+  logic [QdLen:0][W-1:0]            qd_all;
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [W-1:0]                     q_tail, q_to_pe1;
 
   always_comb begin
@@ -108,21 +115,16 @@ module mm_ws_ring #(
   end
 
   // PE 0's lo register is the first stage; the others are here
+  assign qd_all = {qd_q, lo[0]};
+
   if (QDepth == 0) begin : gen_qd_none
+    assign qd_q   = '0;
     assign q_tail = lo[0];
   end else begin : gen_qd
-    logic [QDepth-1:0][W-1:0] qd_d, qd_q;
-    for (genvar k = 0; k < QDepth; k++) begin : gen_stage
-      if (k == 0) begin : gen_head
-        assign qd_d[k] = lo[0];
-      end else begin : gen_next
-        assign qd_d[k] = qd_q[k-1];
-      end
-    end
     always_ff @(posedge clk_i) begin
-      qd_q <= qd_d;
+      qd_q <= qd_all[QdLen-1:0];
     end
-    assign q_tail = qd_q[QDepth-1];
+    assign q_tail = qd_all[QdLen];
   end
 
   // whether PE 0's token keeps its own q field as it moves to PE 1 (beside
