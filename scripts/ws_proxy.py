@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -64,7 +65,9 @@ def run(params: dict, seed: int, variant: str, timeout: float) -> dict:
     opts = {**flows.DEFAULTS["ecp5"], "seed": seed, "seeds": 1}
     name = tag(params, seed, variant)
     cwd = ROOT / "build" / "ws_proxy" / name
-    cwd.mkdir(parents=True, exist_ok=True)
+    if cwd.exists():
+        shutil.rmtree(cwd)  # no file of an earlier run may pass for this one's
+    cwd.mkdir(parents=True)
     t0 = time.monotonic()
     rtl = {f: flows.rtl_digest(resources.rtl_dir() / f) for f in RTL}  # what this run reads
     script = flows.fill("ecp5.ys.in", READ=read_block(params, cwd), SYNTH=flows.ecp5_synth(TOP, opts))

@@ -16,17 +16,23 @@
 // register from t0 + 2i + 1 and must be at PE 1's token input at
 // t0 + 2(i + QuotDelay) - Latency, hence 2 * QuotDelay >= Latency + 1.
 //
-// Control is the proxy's minimum: a token injected at PE 0 (inj_valid_i)
-// replaces the one coming round the ring from PE NumPe-1; load tokens (the
-// operand words of a PE's slot) travel the same way.  The quotient stream
-// q_o is the observable output.
+// Control is the proxy's minimum, all of it in the tokens: a token injected
+// at PE 0 (inj_valid_i) replaces the one coming round the ring from PE
+// NumPe-1 (the path later chunks of a long operand take; the proxy injects
+// every cycle).  Load tokens write a PE's slot (its a and M words and flags
+// {last, first}); a clearing wave (inj_clr_i) leaves H = 0 behind it for the
+// next wave of its slot; inj_qown_i lets PE 0's token keep its own q field
+// as it moves to PE 1 (load tokens, and a product's first QuotDelay waves,
+// which take q = 0).  The quotient stream q_o is the observable output.
+// tb/mm_ws_ring checks two interleaved products' quotient streams against
+// the word loop.
 `include "mm_macros.svh"
 
 module mm_ws_ring #(
   parameter int NumPe     = 8,   // processing elements P: 2 .. 512
   parameter int WordWidth = 16,  // word width w: 2 .. 18
   parameter int DspRegs   = 3,   // MULT18X18D registers: 2 or 3 (Latency = DspRegs + 3)
-  parameter int QuotDelay = 4,   // quotient delay d in waves: (Latency + 1) / 2 .. 8
+  parameter int QuotDelay = 4,   // quotient delay d in waves: ceil((Latency + 1) / 2) .. 8
   parameter int Slots     = 2,   // operand slots per PE: 2 .. 16
   // derived, not to be set
   localparam int SlotWidth  = (Slots > 1) ? $clog2(Slots) : 1,

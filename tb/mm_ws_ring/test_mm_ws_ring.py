@@ -154,6 +154,10 @@ else:
         rtl = resources.rtl_dir()
         params = {"NumPe": pe, "WordWidth": w, "DspRegs": regs, "QuotDelay": d}
         bdir = resources.build_root() / "sim" / sim / ("mm_ws_ring_" + "_".join(f"{k}{v}" for k, v in params.items()))
+        build_args = []
+        if sim == "verilator":  # as montmul.sim.runner builds the cores
+            build_args = ["-Wno-fatal", "-Werror-USERFATAL", "-O3", "--x-assign", "fast", "--x-initial", "fast"]
+            os.environ["MAKEFLAGS"] = "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O2"
         runner = get_runner(sim)
         runner.build(
             sources=[str(rtl / "ws" / f) for f in ("mm_ws_mul.sv", "mm_ws_pe.sv", "mm_ws_ring.sv")],
@@ -161,7 +165,7 @@ else:
             includes=[str(rtl / "common")],
             parameters=params,
             build_dir=str(bdir),
-            build_args=["-Wno-fatal"] if sim == "verilator" else [],
+            build_args=build_args,
             timescale=("1ns", "1ps"),
             log_file=str(bdir / "build.log"),
         )
