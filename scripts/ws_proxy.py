@@ -36,13 +36,18 @@ TOP = "mm_ws_ring"
 STORE = ROOT / "syn" / "proxy"
 DOC = ROOT / "docs" / "ws_proxy.md"
 BEGIN, END = "<!-- ws_proxy table: begin -->", "<!-- ws_proxy table: end -->"
-#: The ring's parameters the runner sets, with their option names.
-PARAMS = {"pe": "NumPe", "width": "WordWidth", "dsp_regs": "DspRegs", "quot_delay": "QuotDelay", "slots": "Slots"}
+SIZES_BEGIN, SIZES_END = "<!-- ws_proxy sizes: begin -->", "<!-- ws_proxy sizes: end -->"
 
 
 def tag(p: dict, seed: int, variant: str) -> str:
-    return (f"P{p['NumPe']}_w{p['WordWidth']}_r{p['DspRegs']}_d{p['QuotDelay']}_s{p['Slots']}"
-            f"_{variant}_seed{seed}")
+    loop = p.get("LoopRegs", 0)
+    return (f"P{p['NumPe']}_w{p['WordWidth']}_r{p['DspRegs']}" + (f"_t{loop}" if loop else "")
+            + f"_d{p['QuotDelay']}_s{p['Slots']}_{variant}_seed{seed}")
+
+
+def latency(p: dict) -> int:
+    """Cycles from a PE's token register to its add (mm_ws_pe's Latency)."""
+    return p["DspRegs"] + 3 + p.get("LoopRegs", 0)
 
 
 def read_block(params: dict, cwd: Path) -> str:
@@ -116,7 +121,8 @@ def summary(r: dict) -> str:
     p = r["params"]
     cp = r.get("critical_path") or {}
     lines = [
-        f"ws ring P={p['NumPe']} w={p['WordWidth']} DspRegs={p['DspRegs']} d={p['QuotDelay']} "
+        f"ws ring P={p['NumPe']} w={p['WordWidth']} DspRegs={p['DspRegs']} LoopRegs={p.get('LoopRegs', 0)} "
+        f"d={p['QuotDelay']} "
         f"slots={p['Slots']} ({r['variant']}), seed {r['seed']}: Fmax {r['fmax_mhz']:.1f} MHz "
         f"(constraint {r['constraint_mhz']:.0f})",
         f"  LUT4 {r['lut4']:,} + CCU2C {r['ccu2c']:,} (= {r['luts']:,} LUT sites), FF {r['ff']:,}, "
@@ -147,16 +153,71 @@ def table(results: list[dict]) -> str:
     """The Markdown table of stored results, sorted by variant, word width,
     P, DSP registers and seed."""
     rows = sorted(results, key=lambda r: (r["variant"], r["params"]["WordWidth"], r["params"]["NumPe"],
-                                          r["params"]["DspRegs"], r["params"]["QuotDelay"], r["seed"]))
-    out = ["| variant | P | w | DSP regs | d | seed | MULT18X18D | LUT4 sites | FF | EBR | Fmax MHz | "
-           "nextpnr s | critical path (from → to) |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+                                          latency(r["params"]), r["params"]["QuotDelay"], r["seed"]))
+    out = ["| variant | P | w | DSP regs | transport regs | L | d | seed | MULT18X18D | LUT4 sites | FF | EBR | "
+           "Fmax MHz | nextpnr s | critical path (from → to) |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         p = r["params"]
-        out.append(f"| {r['variant']} | {p['NumPe']} | {p['WordWidth']} | {p['DspRegs']} | {p['QuotDelay']} | "
+        out.append(f"| {r['variant']} | {p['NumPe']} | {p['WordWidth']} | {p['DspRegs']} | {p.get('LoopRegs', 0)} | "
+                   f"{latency(p)} | {p['QuotDelay']} | "
                    f"{r['seed']} | {r['dsp']} | {r['luts']:,} | {r['ff']:,} | {r['ebr']} | {r['fmax_mhz']:.1f} | "
                    f"{r['seconds']['nextpnr']:.0f} | {_path_text(r)} |")
     return "\n".join(out)
+
+
+def sizes(ell: int, w: int, latency: int, pe: int) -> dict:
+    """Word counts of an ell-bit modulus on a ring of ``pe`` PEs
+    (docs/ws_proxy.md, Arithmetic): m words, V = m + 1 virtual PEs, c chunks
+    (laps of the ring), the least quotient delay d with 2 c d >= L + 1
+    (which sets m, so c and d are found together), s = m + d waves, and the
+    cycles one interleaved product pair occupies the ring at least:
+    2 c (s + 1) (every wave and one clearing wave, each product in every
+    other cycle, c laps)."""
+    c = 1
+    while True:
+        d = -(-(latency + 1) // (2 * c))
+        m = -(-(ell + w * (d + 1) + 2) // w)
+        if m + 1 <= c * pe:
+            break
+        c += 1
+    s = m + d
+    return {"m": m, "V": m + 1, "c": c, "d": d, "s": s, "pair_cycles": 2 * c * (s + 1)}
+
+
+#: Modular products per RSA-CRT half with a 4-bit fixed window on an ell-bit
+#: exponent: ell squarings, ell / 4 window multiplications, 14 table entries,
+#: conversion in and out.
+def crt_products(ell: int) -> int:
+    return ell + ell // 4 + 14 + 2
+
+
+def sizes_table(results: list[dict]) -> str:
+    """Per stored configuration (P, w, DSP registers) at its best measured
+    Fmax: the word counts of 1024- and 2048-bit halves and the RSA-CRT
+    time they bound from below (pair cycles x products per half / Fmax)."""
+    best: dict[tuple, float] = {}
+    for r in results:
+        p = r["params"]
+        key = (p["NumPe"], p["WordWidth"], latency(p))
+        best[key] = max(best.get(key, 0.0), r["fmax_mhz"])
+    out = ["| P | w | L | half | m | V | chunks c | d | waves s | cycles per product pair | "
+           "best Fmax MHz | RSA-CRT ms (at least) |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for (pe, w, lat), fmax in sorted(best.items()):
+        for ell in (1024, 2048):
+            z = sizes(ell, w, lat, pe)
+            ms = z["pair_cycles"] * crt_products(ell) / (fmax * 1e3)
+            out.append(f"| {pe} | {w} | {lat} | {ell} | {z['m']} | {z['V']} | {z['c']} | {z['d']} | {z['s']} | "
+                       f"{z['pair_cycles']} | {fmax:.1f} | {ms:.2f} |")
+    return "\n".join(out)
+
+
+def _between(text: str, begin: str, end: str, body: str, doc: Path) -> str:
+    if begin not in text or end not in text:
+        raise ValueError(f"{doc}: no table markers ({begin} ... {end})")
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    return f"{head}{begin}\n{body}\n{end}{tail}"
 
 
 def load_store(folder: Path = STORE) -> list[dict]:
@@ -164,13 +225,13 @@ def load_store(folder: Path = STORE) -> list[dict]:
 
 
 def write_table(doc: Path = DOC, folder: Path = STORE) -> None:
-    """Replace the table between the markers of ``doc`` with the stored results."""
-    text = doc.read_text()
-    if BEGIN not in text or END not in text:
-        raise ValueError(f"{doc}: no table markers ({BEGIN} ... {END})")
-    head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    doc.write_text(f"{head}{BEGIN}\n{table(load_store(folder))}\n{END}{tail}")
+    """Replace the tables between the markers of ``doc`` with the stored
+    results' (the sizes table only where ``doc`` has its markers)."""
+    results = load_store(folder)
+    text = _between(doc.read_text(), BEGIN, END, table(results), doc)
+    if SIZES_BEGIN in text:
+        text = _between(text, SIZES_BEGIN, SIZES_END, sizes_table(results), doc)
+    doc.write_text(text)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -180,8 +241,10 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--pe", type=int, required=True, help="processing elements P (2 .. 78 fit the 156 DSPs)")
     r.add_argument("--width", type=int, default=16, choices=(16, 17), help="word width w")
     r.add_argument("--dsp-regs", type=int, default=3, choices=(2, 3), help="MULT18X18D registers")
+    r.add_argument("--loop-regs", type=int, default=0, choices=(0, 1, 2),
+                   help="transport registers between a PE's pre-add and its loop")
     r.add_argument("--quot-delay", type=int, default=None,
-                   help="quotient delay d (default: the least legal, ceil((DspRegs + 4) / 2))")
+                   help="quotient delay d (default: the least legal, ceil((L + 1) / 2), L = DspRegs + 3 + LoopRegs)")
     r.add_argument("--slots", type=int, default=2, help="operand slots per PE (2 .. 16)")
     r.add_argument("--seed", type=int, default=1, help="placement seed")
     r.add_argument("--variant", default="base", help="a label for the RTL variant, part of the stored name")
@@ -195,16 +258,18 @@ def main(argv: list[str] | None = None) -> int:
         write_table()
         print(table(load_store()))
         return 0
-    latency = args.dsp_regs + 3
-    d = args.quot_delay if args.quot_delay is not None else (latency + 2) // 2
+    lat = args.dsp_regs + 3 + args.loop_regs
+    d = args.quot_delay if args.quot_delay is not None else (lat + 2) // 2
     if not 2 <= args.pe <= 78:
         ap.error(f"--pe must be in [2, 78] (two MULT18X18D per PE, 156 on the LFE5U-85F), not {args.pe}")
-    if not (2 * d >= latency + 1 and d <= 8):
-        ap.error(f"--quot-delay must be in [{(latency + 2) // 2}, 8] for DspRegs {args.dsp_regs}, not {d}")
+    if not (2 * d >= lat + 1 and d <= 8):
+        ap.error(f"--quot-delay must be in [{(lat + 2) // 2}, 8] for L = {lat}, not {d}")
     if not 2 <= args.slots <= 16:
         ap.error(f"--slots must be in [2, 16], not {args.slots}")
     params = {"NumPe": args.pe, "WordWidth": args.width, "DspRegs": args.dsp_regs, "QuotDelay": d,
               "Slots": args.slots}
+    if args.loop_regs:
+        params["LoopRegs"] = args.loop_regs
     try:
         tools.check("ecp5")
         res = run(params, args.seed, args.variant, args.timeout)

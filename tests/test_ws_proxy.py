@@ -48,7 +48,7 @@ def test_table_sorted(script):
     rows = [_result(68, 16, 2, 151.25), _result(34, 16, 1, 160.0), _result(68, 17, 1, 140.5),
             _result(68, 16, 1, 155.0)]
     lines = script.table(rows).splitlines()[2:]
-    keys = [(line.split("|")[2].strip(), line.split("|")[3].strip(), line.split("|")[6].strip()) for line in lines]
+    keys = [(line.split("|")[2].strip(), line.split("|")[3].strip(), line.split("|")[8].strip()) for line in lines]
     assert keys == [("34", "16", "1"), ("68", "16", "1"), ("68", "16", "2"), ("68", "17", "1")]
     assert "| 151.2 |" in lines[2] or "| 151.3 |" in lines[2]
     assert "mm_ws_pe.sv:1 → mm_ws_pe.sv:2" in lines[0]
@@ -78,13 +78,15 @@ def test_doc_holds_the_stored_table(script):
     assert results, "no stored proxy results in syn/proxy"
     for r in results:
         p = r["params"]
-        assert r["status"] == "ok" and r["dsp"] == 2 * p["NumPe"] and 2 * p["QuotDelay"] >= p["DspRegs"] + 4
+        assert r["status"] == "ok" and r["dsp"] == 2 * p["NumPe"] and 2 * p["QuotDelay"] >= script.latency(p) + 1
     assert script.table(results) in script.DOC.read_text()
 
 
 @pytest.mark.parametrize("argv,want", [
     (["run", "--pe", "79"], "--pe must be in [2, 78]"),
-    (["run", "--pe", "8", "--quot-delay", "3"], "--quot-delay must be in [4, 8] for DspRegs 3"),
+    (["run", "--pe", "8", "--quot-delay", "3"], "--quot-delay must be in [4, 8] for L = 6"),
+    (["run", "--pe", "8", "--loop-regs", "1", "--quot-delay", "3"], "--quot-delay must be in [4, 8] for L = 7"),
+    (["run", "--pe", "8", "--loop-regs", "2", "--quot-delay", "4"], "--quot-delay must be in [5, 8] for L = 8"),
     (["run", "--pe", "8", "--slots", "1"], "--slots must be in [2, 16]"),
     (["run", "--pe", "8", "--width", "18"], "invalid choice"),
 ])
@@ -98,7 +100,24 @@ def test_errors(script, capsys, argv, want):
 def test_tag_names_every_parameter(script):
     r = _result(68, 17, 3, 1.0, "v2")
     t = script.tag(r["params"], r["seed"], r["variant"])
-    assert t == "P68_w17_r3_d4_s2_v2_seed3"
+    assert t == "P68_w17_r3_d4_s2_v2_seed3"  # no transport registers: no _t field
+    assert script.tag({**r["params"], "LoopRegs": 1}, 3, "v2") == "P68_w17_r3_t1_d4_s2_v2_seed3"
     other = copy.deepcopy(r)
     other["params"]["Slots"] = 4
     assert script.tag(other["params"], 3, "v2") != t
+
+
+def test_sizes(script):
+    """Word counts from the arithmetic's formulas: m = ceil((l + w(d+1) + 2) / w),
+    V = m + 1, the least d with 2cd >= L + 1, c laps of the ring."""
+    z = script.sizes(1024, 17, 6, 68)
+    assert (z["m"], z["V"], z["c"], z["d"], z["s"], z["pair_cycles"]) == (66, 67, 1, 4, 70, 142)
+    z = script.sizes(1024, 16, 6, 68)  # 71 virtual PEs with d = 4 do not fit 68: two laps, then d = 2
+    assert (z["m"], z["V"], z["c"], z["d"]) == (68, 69, 2, 2)
+    z = script.sizes(1024, 16, 5, 72)
+    assert (z["m"], z["c"], z["d"], z["s"]) == (69, 1, 3, 72)
+    for ell, w, lat, pe in ((1024, 16, 6, 72), (2048, 17, 6, 68), (512, 16, 5, 34)):
+        z = script.sizes(ell, w, lat, pe)
+        assert 2 * z["c"] * z["d"] >= lat + 1 and z["V"] <= z["c"] * pe
+        assert z["m"] * w >= ell + w * (z["d"] + 1) + 2
+    assert script.crt_products(1024) == 1024 + 256 + 16

@@ -14,11 +14,11 @@
 // bits and c_v again w+1 bits.
 //
 // Timing: the token (b_i, q_(i-d), slot, load fields) moves right one PE per
-// cycle, Latency = DspRegs + 3 cycles ahead of the add.  From the token
-// register: one fabric register per DSP operand (it drives only the DSP), the
-// MULT18X18D with DspRegs registers (mm_ws_mul), one fabric register per
-// product (it takes only the DSP), then the pre-add P1 + P2 into s_q, all
-// off the loop.  The loop is one 3-input add, s_q + h_i + c_i, between
+// cycle, Latency = DspRegs + 3 + LoopRegs cycles ahead of the add.  From the
+// token register: one fabric register per DSP operand (it drives only the
+// DSP), the MULT18X18D with DspRegs registers (mm_ws_mul), one fabric
+// register per product (it takes only the DSP), the pre-add P1 + P2 into
+// s_q and LoopRegs transport registers, all off the loop.  The loop is one 3-input add, s_q + h_i + c_i, between
 // registered neighbours.  A slot's flags travel Latency cycles beside the
 // products to clear h (first: this PE is virtual PE 0, whose low word is the
 // quotient, lo_o) or the carry (last: the top virtual PE) by the registers'
@@ -33,7 +33,8 @@
 
 module mm_ws_pe #(
   parameter int WordWidth  = 16,  // word width w: 2 .. 18 (MULT18X18D unsigned)
-  parameter int DspRegs    = 3,   // MULT18X18D registers: 2 or 3 (Latency = DspRegs + 3)
+  parameter int DspRegs    = 3,   // MULT18X18D registers: 2 or 3
+  parameter int LoopRegs   = 0,   // transport registers between the pre-add and the loop: 0 .. 2
   parameter int Slots      = 2,   // operand slots (products x chunks in flight): 2 .. 16
   parameter int IndexWidth = 7,   // width of a load token's PE address: 1 .. 10
   parameter int Index      = 0,   // this PE's address: 0 .. 2^IndexWidth - 1
@@ -66,7 +67,8 @@ module mm_ws_pe #(
   output logic [WordWidth-1:0]  lo_o          // sum_v mod 2^w, never cleared (the quotient in PE 0)
 );
 
-  localparam int Latency = DspRegs + 3;
+  localparam int Latency = DspRegs + 3 + LoopRegs;  // token register to the add
+  localparam int TLen    = (LoopRegs > 0) ? LoopRegs : 1;
   localparam int W = WordWidth;
 
   if (W < 2 || W > 18) begin : gen_bad_width
@@ -74,6 +76,9 @@ module mm_ws_pe #(
   end
   if (DspRegs < 2 || DspRegs > 3) begin : gen_bad_regs
     `MM_FATAL("mm_ws_pe: DspRegs must be 2 or 3")
+  end
+  if (LoopRegs < 0 || LoopRegs > 2) begin : gen_bad_loop_regs
+    `MM_FATAL("mm_ws_pe: LoopRegs must be in [0, 2]")
   end
   if (Slots < 2 || Slots > 16) begin : gen_bad_slots
     `MM_FATAL("mm_ws_pe: Slots must be in [2, 16]")
@@ -98,7 +103,13 @@ module mm_ws_pe #(
   // DSP operand and product registers, pre-add, flags beside them
   logic [W-1:0]          opa_d, opa_q, opb_q, opm_d, opm_q, opq_q;
   logic [2*W-1:0]        p1, p2, p1_q, p2_q;
-  logic [2*W:0]          s_d, s_q;
+  logic [2*W:0]          s_d, s_q, s_loop;
+  // transport registers (TLen: at least one; with LoopRegs = 0 the one
+  // placeholder is tied to zero and left unread)
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [TLen-1:0][2*W:0] t_q;
+  logic [TLen:0][2*W:0]   t_all;
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [1:0]            fl_d;
   logic [Latency-1:0][1:0] fl_q;
   // the loop
@@ -199,6 +210,20 @@ module mm_ws_pe #(
     s_q  <= s_d;
   end
 
+  // transport registers: they let the loop's adders sit together, away
+  // from the fixed DSP sites their products come from
+  assign t_all = {t_q, s_q};
+
+  if (LoopRegs == 0) begin : gen_no_transport
+    assign t_q    = '0;
+    assign s_loop = s_q;
+  end else begin : gen_transport
+    always_ff @(posedge clk_i) begin
+      t_q <= t_all[TLen-1:0];
+    end
+    assign s_loop = t_all[TLen];
+  end
+
   // the slot's flags, Latency cycles beside the products
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -209,7 +234,7 @@ module mm_ws_pe #(
   end
 
   // ---- the loop: one 3-input add between registered neighbours
-  assign sum   = s_q + {{(W + 1){1'b0}}, h_i} + {{W{1'b0}}, c_i};
+  assign sum   = s_loop + {{(W + 1){1'b0}}, h_i} + {{W{1'b0}}, c_i};
   assign clr_h = fl_q[Latency-1][0];
   assign clr_c = fl_q[Latency-1][1];
 

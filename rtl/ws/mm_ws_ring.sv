@@ -31,7 +31,8 @@
 module mm_ws_ring #(
   parameter int NumPe     = 8,   // processing elements P: 2 .. 512
   parameter int WordWidth = 16,  // word width w: 2 .. 18
-  parameter int DspRegs   = 3,   // MULT18X18D registers: 2 or 3 (Latency = DspRegs + 3)
+  parameter int DspRegs   = 3,   // MULT18X18D registers: 2 or 3
+  parameter int LoopRegs  = 0,   // PE transport registers: 0 .. 2 (Latency = DspRegs + 3 + LoopRegs)
   parameter int QuotDelay = 4,   // quotient delay d in waves: ceil((Latency + 1) / 2) .. 8
   parameter int Slots     = 2,   // operand slots per PE: 2 .. 16
   // derived, not to be set
@@ -55,7 +56,7 @@ module mm_ws_ring #(
   output logic [WordWidth-1:0]  q_o
 );
 
-  localparam int Latency = DspRegs + 3;
+  localparam int Latency = DspRegs + 3 + LoopRegs;
   localparam int QDepth  = 2 * QuotDelay - Latency - 1;
   localparam int QdLen   = (QDepth > 0) ? QDepth : 1;
   localparam int W       = WordWidth;
@@ -64,7 +65,7 @@ module mm_ws_ring #(
     `MM_FATAL("mm_ws_ring: NumPe must be in [2, 512]")
   end
   if (QDepth < 0 || QuotDelay > 8) begin : gen_bad_delay
-    `MM_FATAL("mm_ws_ring: QuotDelay must be in [(DspRegs + 4) / 2, 8]")
+    `MM_FATAL("mm_ws_ring: QuotDelay must be in [ceil((Latency + 1) / 2), 8]")
   end
 
   // token, carry and result word of every PE (index: the PE driving it)
@@ -177,6 +178,7 @@ module mm_ws_ring #(
     mm_ws_pe #(
       .WordWidth  (W),
       .DspRegs    (DspRegs),
+      .LoopRegs   (LoopRegs),
       .Slots      (Slots),
       .IndexWidth (IndexWidth),
       .Index      (v)

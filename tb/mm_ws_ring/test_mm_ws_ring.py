@@ -11,7 +11,8 @@ Every quotient depends on every PE's sum (through the left-moving h words and
 the right-moving carries), on both DSP products of every PE, on the slots'
 loads and flags, the clearing wave and the quotient delay line, so the check
 covers the PE datapath and the ring's timing: the quotient of a wave
-injected at a clock edge is on q_o after edge + DspRegs + 4.  The loop's own
+injected at a clock edge is on q_o after edge + Latency + 1 (Latency =
+DspRegs + 3 + LoopRegs).  The loop's own
 bound is checked too: the final U = H 2^(wd) + (the last d quotients) is
 congruent to A B R^-1 mod N and below 2 N~.  Not a verified bench of a core
 (a later stage writes that, with the engine's sequencer).
@@ -23,9 +24,10 @@ import os
 import random
 from pathlib import Path
 
-#: (NumPe, WordWidth, DspRegs, QuotDelay) per run: the least legal quotient
-#: delay for each latency, and one larger.
-CASES = [(12, 16, 3, 4), (10, 17, 2, 3), (11, 16, 3, 5)]
+#: (NumPe, WordWidth, DspRegs, LoopRegs, QuotDelay) per run: the least
+#: legal quotient delay for each latency (so 0 or 1 stage of delay line),
+#: and larger ones.
+CASES = [(12, 16, 3, 0, 4), (10, 17, 2, 0, 3), (11, 16, 3, 0, 5), (12, 17, 3, 1, 4), (13, 16, 3, 2, 5)]
 
 
 def operand_words(n: int, w: int, d: int, pe: int, rng: random.Random):
@@ -68,7 +70,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
     async def test_two_products(dut):
         p = json.loads(os.environ["WS_PARAMS"])
         pe, w, regs, d = p["NumPe"], p["WordWidth"], p["DspRegs"], p["QuotDelay"]
-        latency = regs + 3
+        latency = regs + 3 + p["LoopRegs"]
         rng = random.Random(int(os.environ.get("MONTMUL_SEED", "1")))
         mask = (1 << w) - 1
         prods = []
@@ -145,14 +147,15 @@ else:
     from montmul import resources
 
     @pytest.mark.parametrize("sim", ["icarus", "verilator"])
-    @pytest.mark.parametrize("pe,w,regs,d", CASES, ids=[f"P{c[0]}-w{c[1]}-r{c[2]}-d{c[3]}" for c in CASES])
-    def test_mm_ws_ring(sim, pe, w, regs, d):
+    @pytest.mark.parametrize("pe,w,regs,loop,d", CASES,
+                             ids=[f"P{c[0]}-w{c[1]}-r{c[2]}-t{c[3]}-d{c[4]}" for c in CASES])
+    def test_mm_ws_ring(sim, pe, w, regs, loop, d):
         from cocotb_tools.runner import get_runner
 
         resources.setup_tool_env()
         here = Path(__file__).resolve()
         rtl = resources.rtl_dir()
-        params = {"NumPe": pe, "WordWidth": w, "DspRegs": regs, "QuotDelay": d}
+        params = {"NumPe": pe, "WordWidth": w, "DspRegs": regs, "LoopRegs": loop, "QuotDelay": d}
         bdir = resources.build_root() / "sim" / sim / ("mm_ws_ring_" + "_".join(f"{k}{v}" for k, v in params.items()))
         build_args = []
         if sim == "verilator":  # as montmul.sim.runner builds the cores
