@@ -32,7 +32,7 @@ module mm_ws_ring #(
   parameter int NumPe     = 8,   // processing elements P: 2 .. 512
   parameter int WordWidth = 16,  // word width w: 2 .. 18
   parameter int DspRegs   = 3,   // MULT18X18D registers: 2 or 3
-  parameter int LoopRegs  = 0,   // PE transport registers: 0 .. 2 (Latency = DspRegs + 3 + LoopRegs)
+  parameter int LoopRegs  = 0,   // transport registers: 0 .. 2 (Latency = DspRegs + 3 + LoopRegs)
   parameter int QuotDelay = 4,   // quotient delay d in waves: ceil((Latency + 1) / 2) .. 8
   parameter int Slots     = 2,   // operand slots per PE: 2 .. 16
   // derived, not to be set
