@@ -4,9 +4,9 @@
 (rtl/ws/mm_ws_ring.sv) synthesized and placed and routed out of context on
 the LFE5U-85F with montmul's ECP5 flow (the same Yosys script template,
 synth_ecp5 steps, nextpnr-ecp5 arguments and option defaults as
-``montmul synth --target ecp5``, montmul.synth.flows), one placement seed
+``montmul synth --target ecp5``, montmul.flows.synth.flows), one placement seed
 per run.  Prints Fmax, LUT4/FF/DSP/EBR use, run times and the critical path
-mapped to the RTL (montmul.synth.critpath), and stores the result as
+mapped to the RTL (montmul.flows.synth.critpath), and stores the result as
 ``syn/proxy/ws_<tag>.json``.
 
     python scripts/ws_proxy.py run --pe 68 --width 16 --seed 1
@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 from montmul import resources
-from montmul.synth import critpath, flows, parse, tools
+from montmul.flows.synth import critpath, flows, parse, tools
 
 ROOT = resources.data_root()
 RTL = ("ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv", "ws/mm_ws_ring.sv")
@@ -52,7 +52,7 @@ def latency(p: dict) -> int:
 
 def read_block(params: dict, cwd: Path) -> str:
     """Yosys commands that read the ring's RTL with the ECP5 MULT18X18D and
-    set its parameters (the flow's read block, montmul.synth.flows.read_block,
+    set its parameters (the flow's read block, montmul.flows.synth.flows.read_block,
     plus the vendor cell declarations and the MM_ECP5_DSP define)."""
     rtl = resources.rtl_dir()
     srcs = " ".join(flows.rel(rtl / f, cwd) for f in RTL)

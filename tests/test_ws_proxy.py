@@ -11,7 +11,7 @@ import json
 import pytest
 
 from montmul import resources
-from montmul.synth import flows
+from montmul.flows.synth import flows
 
 
 @pytest.fixture(scope="module")
