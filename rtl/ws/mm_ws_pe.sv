@@ -18,11 +18,13 @@
 // token register: one fabric register per DSP operand (it drives only the
 // DSP), the MULT18X18D with DspRegs registers (mm_ws_mul), one fabric
 // register per product (it takes only the DSP), the pre-add P1 + P2 into
-// s_q and LoopRegs transport registers, all off the loop.  The loop is one 3-input add, s_q + h_i + c_i, between
-// registered neighbours.  A slot's flags travel Latency cycles beside the
-// products to clear h (first: this PE is virtual PE 0, whose low word is the
-// quotient, lo_o) or the carry (last: the top virtual PE) by the registers'
-// synchronous reset, not by logic in the loop.
+// s_q and LoopRegs transport registers (they let the adders of neighbouring
+// PEs sit together, away from the fixed DSP sites), all off the loop.  The
+// loop is one 3-input add, s + h_i + c_i, between registered neighbours.
+// A slot's flags travel Latency cycles beside the products to clear h
+// (first: this PE is virtual PE 0, whose low word is the quotient, lo_o) or
+// the carry (last: the top virtual PE) by the registers' synchronous reset,
+// not by logic in the loop.
 //
 // A load token (tok_load_i) addressed to this PE (tok_dest_i == Index)
 // writes b into slot a_v, q into slot M_(v-1) and its flags into the slot
