@@ -79,7 +79,17 @@ def test_doc_holds_the_stored_table(script):
     for r in results:
         p = r["params"]
         assert r["status"] == "ok" and r["dsp"] == 2 * p["NumPe"] and 2 * p["QuotDelay"] >= script.latency(p) + 1
-    assert script.table(results) in script.DOC.read_text()
+    text = script.DOC.read_text()
+    assert script.table(results) in text and script.sizes_table(results) in text
+
+
+def test_sizes_table_marks_the_run_it_borrows(script):
+    rows = script.sizes_table([_result(68, 16, 1, 120.0)]).splitlines()[2:]
+    assert len(rows) == 4  # w = 16 and 17, 1024 and 2048 bits
+    w17 = [r for r in rows if r.split("|")[3].strip() == "17"]
+    assert all("120.0 (w 16)" in r for r in w17)
+    one_lap = next(r for r in w17 if r.split("|")[4].strip() == "1024")
+    assert one_lap.split("|")[7].strip() == "1" and one_lap.split("|")[10].strip() == "142"
 
 
 @pytest.mark.parametrize("argv,want", [
