@@ -256,3 +256,20 @@ def test_plain_progress_lines(monkeypatch):
     lines = buf.getvalue().splitlines()
     assert lines[0].startswith("montmul: job: 5/10 mul") and "mul/s" in lines[0] and "ETA" in lines[0]
     assert lines[-1].startswith("montmul: job: 10/10 mul") and lines[-1].endswith("done")
+
+
+def test_parent_options_after_every_action():
+    """issue 47: a subcommand with actions (`montmul rsa sign`) accepts its
+    own options after the action too, the same value either side."""
+    p = cli.build_parser()
+    nested = 0
+    for parent in cli.all_parsers(p):
+        for act in parent._actions:
+            if not isinstance(act, cli.argparse._SubParsersAction) or parent is p:
+                continue
+            for name, child in act.choices.items():
+                nested += 1
+                have = {s for a in child._actions for s in a.option_strings}
+                for opt in (a for a in parent._actions if a.option_strings and a.dest not in ("help", "version")):
+                    assert set(opt.option_strings) <= have, f"{child.prog} does not accept {opt.option_strings[0]}"
+    assert nested >= 4  # rsa sign/verify/encrypt/decrypt

@@ -257,3 +257,24 @@ def test_rsa_blinding_usage_errors(capsys, keyfile, argv, msg):
     _, path = keyfile
     code, _, err = run(capsys, "rsa", "--key", path, "--core", "r2_basic", *argv)
     assert code == 2 and msg in err
+
+
+# --------------------------------------------------------------------------
+# issue 47: the options of `montmul rsa` are accepted after the action too
+def test_rsa_options_after_the_action(capsys, keyfile):
+    key, path = keyfile
+    code, before, _ = run(capsys, "rsa", "--core", "r2_basic", "--key", path, "sign", "--message", "hello", "--json")
+    assert code == 0
+    code, after, err = run(capsys, "rsa", "sign", "--core", "r2_basic", "--key", path, "--message", "hello",
+                           "--json")
+    assert code == 0, err
+    b, a = json.loads(before), json.loads(after)
+    assert a["core"] == b["core"] == "r2_basic" and a["result"] == b["result"] and a["cycles"] == b["cycles"]
+    # one given after the action wins over the same one before it
+    code, out, err = run(capsys, "rsa", "--core", "scs_new_ct", "--key", path, "sign", "--core", "r2_basic",
+                         "--message", "hello", "--json")
+    assert code == 0 and json.loads(out)["core"] == "r2_basic"
+    # a boolean pair and the simulator after the action
+    code, out, err = run(capsys, "rsa", "--key", path, "verify", "--sim", "model", "--no-crt", "--message", "hello",
+                         "--signature", b["result"])
+    assert code == 0 and "signature valid" in out

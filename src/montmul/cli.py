@@ -607,9 +607,35 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_rsa_parsers(sub, core_args, subparser)  # modexp, rsa (src/montmul/cli_rsa.py)
     add_formal_parser(sub, subparser)  # formal (src/montmul/cli_formal.py)
+    inherit_options(p)
     for sp in all_parsers(p):
         sp.formatter_class = HelpFormatter
     return p
+
+
+def inherit_options(p: argparse.ArgumentParser) -> None:
+    """Let every action of a subcommand (``montmul rsa sign``) take the
+    subcommand's own options after it too: each child parser gets a copy of
+    the parent's options that sets the value only when given (default
+    SUPPRESS), so ``rsa sign --key k.pem`` equals ``rsa --key k.pem sign``
+    and, given on both sides, the one after the action wins."""
+    import copy
+
+    for parent in all_parsers(p):
+        if parent is p:
+            continue
+        subs = [a for a in parent._actions if isinstance(a, argparse._SubParsersAction)]
+        opts = [a for a in parent._actions if a.option_strings and a.dest not in ("help", "version")
+                and not isinstance(a, argparse._SubParsersAction)]
+        for child in (c for s in subs for c in dict.fromkeys(s.choices.values())):
+            have = {o for a in child._actions for o in a.option_strings}
+            group = child.add_argument_group(f"options of `{parent.prog}`, also accepted here")
+            for a in opts:
+                if have & set(a.option_strings):
+                    continue
+                b = copy.copy(a)
+                b.default, b.required = argparse.SUPPRESS, False
+                group._add_action(b)
 
 
 def all_parsers(p: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
