@@ -13,15 +13,15 @@ import pytest
 
 from montmul import cores
 from montmul.models import systolic as sy
-from montmul.synth.tools import find
+from montmul.synth.tools import find, tool_path
 
 CASES = ((64, 8), (128, 16), (200, 32))  # 10, 9 and 7 words
 
 
 def _muls(core_name: str, width: int, word_width: int, tmp_path) -> int:
     core = cores.get(core_name)
-    srcs = " ".join(str(p) for p in core.sources())
-    inc = " ".join(f"-I{d}" for d in core.includes())
+    srcs = " ".join(tool_path(p, tmp_path) for p in core.sources())
+    inc = " ".join(f"-I{tool_path(d, tmp_path)}" for d in core.includes())
     script = (
         f"read_verilog -sv {inc} {srcs}; "
         f"chparam -set Width {width} -set WordWidth {word_width} {core.top}; "

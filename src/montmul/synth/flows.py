@@ -198,8 +198,7 @@ def rtl_files(core: Core) -> list[Path]:
     return files
 
 
-def rel(path: Path, cwd: Path) -> str:
-    return os.path.relpath(path, cwd)
+rel = tools.tool_path  # every path in a tool's script or command line (YoWASP's sandbox)
 
 
 def read_block(core: Core, hdl: dict[str, int], cwd: Path, seg_width: int | None = None) -> str:
