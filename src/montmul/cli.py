@@ -482,6 +482,21 @@ def jobs_arg(sp, what: str = "parallel simulator processes") -> None:
     sp.add_argument("--jobs", type=positive_int, default=os.cpu_count() or 1, help=what)
 
 
+def cmd_setup_asic(args) -> int:
+    from .synth import flows
+
+    lib = flows.fetch_liberty(args.dir, args.deb)
+    print(f"liberty   {lib}")
+    try:
+        found = flows.liberty_path(flows.DEFAULTS["asic"]).resolve() == lib.resolve()
+    except RuntimeError:
+        found = False
+    print("montmul synth --target asic finds it there" if found else
+          f"name it with {flows.LIBERTY_ENV}={lib.resolve()} or --option liberty={lib.resolve()}")
+    print("the ASIC flow also runs OpenSTA (`sta`; Debian: apt-get install opensta)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog="montmul", formatter_class=HelpFormatter,
                                 description="Montgomery multiplier cores: models, RTL simulation, synthesis, "
@@ -604,6 +619,12 @@ def build_parser() -> argparse.ArgumentParser:
     vf.add_argument("--jobs", type=positive_int, default=1, help="parallel builds and runs")
     vf.add_argument("--json", action="store_true", help="print one JSON object")
     vf.set_defaults(func=cmd_verify)
+
+    sa = subparser(sub, "setup-asic", help="fetch the ASIC flow's liberty (OSU 0.18 um, from Debian's "
+                                             "qflow-tech-osu018) for an installed montmul (a checkout: make setup)")
+    sa.add_argument("--dir", help="destination folder (default: the user's data folder, where synth looks)")
+    sa.add_argument("--deb", metavar="FILE", help="a downloaded qflow-tech-osu018 .deb (default: apt-get download)")
+    sa.set_defaults(func=cmd_setup_asic)
 
     add_rsa_parsers(sub, core_args, subparser)  # modexp, rsa (src/montmul/cli_rsa.py)
     add_formal_parser(sub, subparser)  # formal (src/montmul/cli_formal.py)
