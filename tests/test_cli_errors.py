@@ -273,3 +273,15 @@ def test_parent_options_after_every_action():
                 for opt in (a for a in parent._actions if a.option_strings and a.dest not in ("help", "version")):
                     assert set(opt.option_strings) <= have, f"{child.prog} does not accept {opt.option_strings[0]}"
     assert nested >= 4  # rsa sign/verify/encrypt/decrypt
+
+
+@pytest.mark.parametrize("module, extra", [("gmpy2", "rsa"), ("cryptography", "rsa")])
+def test_missing_extra_names_the_pip_command(module, extra):
+    """issue 47: a missing optional dependency names its extra, not an
+    internal error (the module is hidden from a fresh interpreter)."""
+    code = (f"import sys; sys.modules[{module!r}] = None; from montmul.cli import main; "
+            "sys.exit(main(['rsa', '--bits', '1024', 'sign', '--message', 'x']))")
+    proc = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=str(SRC)),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 4 and f"pip install 'montmul[{extra}]'" in proc.stderr, proc.stderr
+    assert "internal error" not in proc.stderr and proc.stderr.count("\n") == 1

