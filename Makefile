@@ -10,7 +10,7 @@ JOBS    ?= $(shell nproc)
 .PHONY: help setup demo test test-fast lint formal cycles report report-ecp5 synth-save clean bench-rsa rsa-axil verify-volume coverage
 
 help:  ## list the targets (this text)
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):[^#]*## /  make \1\t/' | expand -t 22
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9-]+):[^#]*## /  make \1\t/' | expand -t 22
 	@echo "  variables: JOBS=$(JOBS) (parallel processes), UPDATE=1 (make bench-rsa: refresh bench/rsa.md)"
 
 setup:  ## install the tools and .venv (idempotent; every target calls it)

@@ -107,6 +107,10 @@ def parse_flow_options(items: list[str], target: str, flag: str = "--option") ->
             raise ValueError(f"{flag}: the {target.upper()} flow has no option {name!r} "
                              f"(it has {', '.join(sorted(known))})")
         out[name] = parse_option_value(value)
+    try:
+        flows.check_options(target, out)
+    except ValueError as exc:
+        raise ValueError(f"{flag}: {exc}") from None
     return out
 
 

@@ -107,17 +107,10 @@ class Job:
             raise ValueError(f"unknown target {self.target!r}; use one of {', '.join(TARGETS)}")
         core = cores.lookup(self.core)
         hdl = core.hdl_params(self.width, **self.params)
-        known = flows.known_options(self.target)
-        bad = sorted(set(self.options) - set(known))
-        if bad:
-            raise ValueError(f"unknown {self.target} flow option(s) {', '.join(bad)}; known: {', '.join(known)}")
+        flows.check_options(self.target, self.options)
         engine = self.engine_kind in ("modexp", "crt")  # "regs" takes the core's own flow options
         width_opts = core.ecp5_options(self.width, engine=engine) if self.target == "ecp5" else {}
         opts = {**DEFAULTS[self.target], **width_opts, **self.options}
-        for name, kind in flows.OPTIONAL[self.target].items():
-            if name in opts and kind == "int" and (isinstance(opts[name], bool) or not isinstance(opts[name], int)
-                                                   or opts[name] < 1):
-                raise ValueError(f"{self.target} flow option {name} takes a positive integer, got {opts[name]!r}")
         return core, hdl, opts
 
     def design(self, build: Path | None = None) -> tuple[object, dict[str, int]]:

@@ -91,6 +91,36 @@ OPTIONAL: dict[str, dict[str, str]] = {
 }
 
 
+#: Flow options that take one of a few words.
+CHOICES: dict[str, tuple[str, ...]] = {"placer": ("heap", "sa"), "router": ("router1", "router2")}
+
+
+def check_options(target: str, opts: dict[str, object]) -> None:
+    """ValueError unless every option of ``opts`` is one ``target``'s flow
+    has, with a value of its kind (a number where the default is a float or
+    seconds, an integer where it is an integer, one of :data:`CHOICES`): checked before
+    any tool runs, not by the tool minutes later."""
+    known = known_options(target)
+    bad = sorted(set(opts) - set(known))
+    if bad:
+        raise ValueError(f"unknown {target} flow option(s) {', '.join(bad)}; known: {', '.join(known)}")
+    for name, value in opts.items():
+        default = DEFAULTS[target].get(name)
+        want = OPTIONAL[target].get(name)
+        if name in CHOICES:
+            ok, kind = value in CHOICES[name], f"one of {', '.join(CHOICES[name])}"
+        elif want == "int":
+            ok, kind = isinstance(value, int) and value >= 1, "a positive integer"
+        elif isinstance(default, float) or name.endswith("_s"):  # a float, or seconds
+            ok, kind = isinstance(value, (int, float)) and value > 0, "a number above 0"
+        elif isinstance(default, int):
+            ok, kind = isinstance(value, int) and value >= 0, "an integer"
+        else:
+            ok, kind = isinstance(value, str) and value != "", "a word"
+        if not ok or isinstance(value, bool):
+            raise ValueError(f"{target} flow option {name} takes {kind}, got {value!r}")
+
+
 def known_options(target: str) -> tuple[str, ...]:
     """Every flow option ``target`` takes: :data:`DEFAULTS`, then :data:`OPTIONAL`."""
     return (*DEFAULTS[target], *OPTIONAL[target])
