@@ -356,6 +356,13 @@ def cmd_synth(args) -> int:
     ]
     for j in jobs:
         j.resolve()  # unknown core, target, parameter or option: status 2 before any run
+    # say up front what an ECP5 job costs: a short first run is placed with more seeds
+    multi = [o for j in jobs if j.target == "ecp5" and (o := j.resolve()[2])["seeds"] > 1
+             and (args.force or sy.cached(j) is None)]
+    if multi:
+        progress.write(f"montmul: ECP5 Fmax is the median of {multi[0]['seeds']} placement seeds when the first "
+                       f"nextpnr run takes under {multi[0]['short_s']} s (about {multi[0]['seeds']}x its time); "
+                       "--option seeds=1 places once")
 
     def done(job, res):
         state = "FAILED" if "error" in res else ("cached" if res.get("cached") else f"{res['seconds']['total']} s")

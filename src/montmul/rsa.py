@@ -49,6 +49,7 @@ several cores' latency depends on the data (``docs/security.md``).
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import math
 import os
@@ -62,7 +63,7 @@ import gmpy2
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import rsa as _rsa
 
-from . import cores
+from . import cores, progress
 
 
 class ParameterError(ValueError):
@@ -386,6 +387,16 @@ def os2ip(data: bytes) -> int:
 
 # ---------------------------------------------------------------------------
 # Exponentiations on the hardware
+def _modelling(what: str):
+    """Progress (montmul.progress: elapsed time; nothing for a job done in a
+    second or two) and the ``model`` phase's wall time, around one run of
+    the cycle-exact model (an RSA-2048 signature models for half a minute)."""
+    stack = contextlib.ExitStack()
+    stack.enter_context(progress.phase("model"))
+    stack.enter_context(progress.Bar(None, f"model: {what}", unit="s"))
+    return stack
+
+
 def _run(jobs: list[tuple[str, int, int, int]], hw: Hardware, exp_bits: int = 0) -> tuple[list[int], list[Exp], float]:
     """Run ``(what, base, exp, n)`` jobs, grouped by core width
     (max(modulus bits, exponent bits); one ``modexp`` call, hence one
@@ -408,8 +419,10 @@ def _run(jobs: list[tuple[str, int, int, int]], hw: Hardware, exp_bits: int = 0)
     seconds = 0.0
     for width, idx in groups.items():
         t0 = time.perf_counter()
-        res = modexp([jobs[i][1:] for i in idx], core=hw.core, width=width, sim=hw.sim,
-                     ladder=hw.ladder, params=hw.params, procs=hw.procs)
+        with _modelling(f"{len(idx)} exponentiation(s) on {hw.core}, width {width}") if hw.sim == "model" \
+                else contextlib.nullcontext():
+            res = modexp([jobs[i][1:] for i in idx], core=hw.core, width=width, sim=hw.sim,
+                         ladder=hw.ladder, params=hw.params, procs=hw.procs)
         seconds += time.perf_counter() - t0
         for i, r in zip(idx, res):
             what, b, e, n = jobs[i]
@@ -418,7 +431,8 @@ def _run(jobs: list[tuple[str, int, int, int]], hw: Hardware, exp_bits: int = 0)
             if hw.check and r.result != int(gmpy2.powmod(b, e, n)):
                 raise RuntimeError(f"{what} on {hw.core} ({hw.sim}) differs from pow(): the engine is faulty")
             if hw.check and hw.sim != "model":
-                want = modexp_model(b, e, n, core=hw.core, width=width, params=hw.params, ladder=hw.ladder)
+                with _modelling(f"{what} on {hw.core}, width {width}, to check the {hw.sim} run"):
+                    want = modexp_model(b, e, n, core=hw.core, width=width, params=hw.params, ladder=hw.ladder)
                 if (r.result, r.cycles, r.mults) != (want.result, want.cycles, want.mults):
                     raise RuntimeError(
                         f"{what}: RTL ({hw.sim}) disagrees with the model: cycles {r.cycles} vs "
@@ -451,7 +465,9 @@ def _run_crt(c: int, p: int, q: int, dp: int, dq: int, hw: Hardware, exp_bits: i
         raise ValueError(f"the CRT engine rejects this key: {why}")
     t0 = time.perf_counter()
     if hw.sim == "model":
-        r = crt_engine_model(req, core=hw.core, width=width, exp_width=exp_width, params=hw.params, ladder=hw.ladder)
+        with _modelling(f"c^d mod pq (CRT) on {hw.core}, width {width}"):
+            r = crt_engine_model(req, core=hw.core, width=width, exp_width=exp_width, params=hw.params,
+                                 ladder=hw.ladder)
         want = r
     else:
         from .sim import crt_sim
@@ -467,8 +483,9 @@ def _run_crt(c: int, p: int, q: int, dp: int, dq: int, hw: Hardware, exp_bits: i
     if hw.check and (m >= p * q or (m % p, m % q) != (int(gmpy2.powmod(c, dp, p)), int(gmpy2.powmod(c, dq, q)))):
         raise RuntimeError(f"{what} on {hw.core} ({hw.sim}) differs from pow(): the engine is faulty")
     if hw.check and want is None:
-        want = crt_engine_model(req, core=hw.core, width=width, exp_width=exp_width, params=hw.params,
-                                ladder=hw.ladder)
+        with _modelling(f"c^d mod pq (CRT) on {hw.core}, width {width}, to check the {hw.sim} run"):
+            want = crt_engine_model(req, core=hw.core, width=width, exp_width=exp_width, params=hw.params,
+                                    ladder=hw.ladder)
         if (r.mq, r.h, r.cycles) != (want.mq, want.h, want.cycles):
             raise RuntimeError(f"{what}: RTL ({hw.sim}) disagrees with the model: cycles {r.cycles} vs {want.cycles}")
     mults = want.mults if want is not None else 0
