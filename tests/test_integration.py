@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""montmul.integration: every core's instantiation template, inside a user's
+"""montmul.apps.integration: every core's instantiation template, inside a user's
 top module whose ports carry the template's signal names (``clk``, ``a``,
 ``n``, ``s``, ...), lints clean with Verilator ``-Wall`` (issue 47: a port
 named ``n`` was hidden by a function argument inside mm_scs_new)."""
@@ -10,7 +10,8 @@ import subprocess
 
 import pytest
 
-from montmul import cores, integration, resources
+from montmul import cores, resources
+from montmul.apps import integration
 
 WIDTH = 64
 

@@ -19,7 +19,7 @@ from montmul.engine import (
     modexp_model,
     r2_mod,
 )
-from montmul.modexp import modexp
+from montmul.apps.modexp import modexp
 
 ALL = sorted(cores.CORES)
 #: Cores whose latency does not depend on the operands.
@@ -202,11 +202,11 @@ def test_modexp_batch_model_and_width():
 def test_checked_in_wrapper_is_generated():
     """rtl/modexp/mm_modexp_core.sv (the default core, for lint and FuseSoC)
     is exactly what the generator writes for the reference core."""
-    from montmul.engine import CORE_WRAPPER, DEFAULT_CORE, core_wrapper
+    from montmul.design import CORE_WRAPPER, DEFAULT_CORE, core_wrapper
 
     path = cores.RTL / "modexp" / f"{CORE_WRAPPER}.sv"
     assert path.read_text() == core_wrapper(DEFAULT_CORE), (
-        "regenerate: python -c \"from montmul.engine import *; "
+        "regenerate: python -c \"from montmul.design import *; "
         "write_core_wrapper('rtl/modexp/mm_modexp_core.sv', DEFAULT_CORE)\""
     )
 
@@ -215,7 +215,7 @@ def test_checked_in_wrapper_is_generated():
 def test_wrapper_follows_the_registry(core):
     """The generated wrapper instantiates the registry's top module with its
     fixed parameters (no list of cores anywhere in the engine)."""
-    from montmul.engine import core_hdl_params, core_wrapper
+    from montmul.design import core_hdl_params, core_wrapper
 
     c = cores.get(core)
     text = core_wrapper(core)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""montmul.synth.flows: where the ASIC flow finds its liberty when montmul
+"""montmul.flows.synth.flows: where the ASIC flow finds its liberty when montmul
 runs from an installed wheel (no checkout, no ``make setup``; issue 47), and
 ``montmul setup-asic``, which unpacks it from Debian's qflow-tech-osu018."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from montmul import cli, resources
-from montmul.synth import flows, tools
+from montmul.flows.synth import flows, tools
 
 LIB = "osu018_stdcells.lib"
 DEFAULT = flows.DEFAULTS["asic"]

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-"""montmul.synth.tools: the YoWASP tools open files anywhere through
+"""montmul.flows.synth.tools: the YoWASP tools open files anywhere through
 :func:`tools.tool_path`, also under the system temp directory, which their
 sandbox maps to a folder of its own (issue 47)."""
 from __future__ import annotations
 
-from montmul.synth import tools
+from montmul.flows.synth import tools
 
 MODULE = "module mm_t (input logic [3:0] a_i, output logic [3:0] y_o);\n  assign y_o = ~a_i;\nendmodule\n"
 

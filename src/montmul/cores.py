@@ -76,7 +76,7 @@ SHARED_PARAMS: dict[str, Param] = {"Width": WIDTH, "CheckRange": CHECK_RANGE, "C
 TEST_WIDTHS: Mapping[str, tuple[int, ...]] = {"icarus": (8, 64), "verilator": (64, 256)}
 
 
-#: ECP5 flow options (overrides of montmul.synth.flows.DEFAULTS["ecp5"]) by
+#: ECP5 flow options (overrides of montmul.flows.synth.flows.DEFAULTS["ecp5"]) by
 #: the smallest width they apply to (:meth:`Core.ecp5_options`).  From 1024
 #: bits one placement seed (the flow keeps one anyway once a seed's nextpnr
 #: takes over short_s = 300 s).  The router stays nextpnr's router1, which
@@ -226,6 +226,13 @@ def get(name: str) -> Core:
         return CORES[name]
     except KeyError:
         raise KeyError(f"unknown core {name!r}; known cores: {', '.join(sorted(CORES))}") from None
+
+
+def resolve(core: Core | str) -> Core:
+    """``core`` itself, or the registered core of that name (:func:`get`):
+    the entry point of every function that takes a core, so that callers
+    below the command line pass :class:`Core` objects and names alike."""
+    return core if isinstance(core, Core) else get(core)
 
 
 def lookup(name: str) -> Core:

