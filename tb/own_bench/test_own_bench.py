@@ -50,6 +50,6 @@ else:
                      timescale=("1ns", "1ps"))
         here = Path(__file__).parent
         results = runner.test(test_module="test_own_bench", hdl_toplevel=axil.top, build_dir=build,
-                              test_dir=here, extra_env={"OWN_BENCH_IN_SIM": "1", "PYTHONPATH": os.pathsep.join(
+                              test_dir=here, results_xml=str(build / "results.xml"), extra_env={"OWN_BENCH_IN_SIM": "1", "PYTHONPATH": os.pathsep.join(
                                   [str(here), resources.python_path(), os.environ.get("PYTHONPATH", "")])})
         assert get_results(Path(results))[1] == 0
