@@ -5,8 +5,7 @@
     python -m montmul.apps.bench_rsa [--cores all|none|a,b] [--config CORE:P=V,...] [--bits 1024,2048,3072,4096]
                               [--crt yes|no|both] [--sim model|icarus|verilator] [--confirm verilator]
                               [--samples S] [--sw-reps R] [--jobs J] [--synth] [--ecp5-option O=V] [--json]
-                              [--out FILE]
-                              [--json-out FILE]
+                              [--out FILE] [--json-out FILE] [--from-json FILE]
 
 For each configuration (every registered core with its defaults and the
 configurations of :data:`EXTRA_CONFIGS`, or those given) and each key size
@@ -23,9 +22,10 @@ synth --core NAME --width K --target ecp5 --engine``: mm_modexp around the
 core) at the width the exponentiation uses (k/2 with the CRT, k without),
 with its LUT/FF/DSP/BRAM use and whether it fits the LFE5U-85F, taken from
 the synthesis cache only; the bench starts no synthesis unless ``--synth``.
-Missing figures print "n/a" with the reason.  For each key size: the Pareto
-front (time against LUTs and DSPs) and the fastest configuration within each
-area budget.
+The page shows the rows with a time and names the others in one line.  For
+each key size: the Pareto front (time against LUTs and DSPs) and the fastest
+configuration within each area budget.  ``--from-json FILE`` renders a
+stored run again with today's ECP5 figures, running no signature.
 
 ``make bench-rsa`` writes ``build/bench/rsa.md`` and ``build/bench/rsa.json``;
 ``make bench-rsa UPDATE=1`` refreshes the tracked ``bench/rsa.md`` and
@@ -48,7 +48,7 @@ from montmul import cores, progress, resources
 from montmul.apps import rsa
 from montmul.flows.synth import parse_flow_options
 
-#: Published figures (../shared/papers), exactly as printed.
+#: Published figures (docs/references.md), exactly as printed.
 PAPERS = [
     {
         "paper": "002", "design": "parallel radix-4 scalable Booth, right-shifting (w=16, v=2, p=32)",
@@ -103,7 +103,7 @@ def ecp5_result(core: str, params: dict[str, int], width: int, run_synth: bool =
                 engine: str = "modexp", options: dict[str, object] | None = None) -> dict:
     """The engine's post-route ECP5 figures at ``width`` (``montmul synth
     --core NAME --width K --target ecp5 --engine modexp|crt``, with
-    ``options`` as ``--option`` on top of the registry's flow options) from
+    ``options`` as ``--option`` on top of the flow's tuning, montmul.flows.synth.tuning) from
     the synthesis cache, or run now with ``run_synth``: fmax_mhz, luts, ff,
     dsp, bram, fits (True/False/None: unknown), result (a synthesis result
     exists, with an Fmax or, timed out or too big, without) and a note
@@ -386,69 +386,89 @@ def _engine_text(r: dict) -> str:
             "modexp": "CRT, 2 x `mm_modexp` in series" if r["crt"] else "no CRT (`mm_modexp`)"}[r["engine"]]
 
 
+def _label(r: dict, mixed: bool) -> str:
+    two = mixed and r["crt"] and r["engine"] == "modexp"
+    return config_name(r["core"], r["params"]) + (" (2 x mm_modexp)" if two else "")
+
+
+def _not_measured(rows: list[dict]) -> str:
+    """One line naming the rows without an ECP5 time, per RSA size: the
+    configurations, or "every configuration"."""
+    parts = []
+    mixed = len({(r["crt"], r["engine"]) for r in rows}) > 1
+    for bits in sorted({r["bits"] for r in rows}):
+        here = [r for r in rows if r["bits"] == bits]
+        todo = [_label(r, mixed) for r in here if r.get("ms") is None]
+        if todo:
+            parts.append(f"RSA-{bits}: " + ("every configuration" if len(todo) == len(here) > 1 else ", ".join(todo)))
+    return "; ".join(parts)
+
+
 def markdown(data: dict) -> str:
+    """The Markdown page: rows with an ECP5 time only, then one line naming
+    the rest (their cycles stay in the JSON)."""
     out = []
     sim = data["sim"]
     dev = data["device"]
-    out.append(f"RSA private-key operation (RSASSA-PKCS1-v1_5 SHA-256 sign, NIST SigGen15_186-2 keys), "
-               f"square-and-multiply. With the CRT on the RSA-CRT engine `mm_modexp_crt` (both half-width "
-               f"exponentiations side by side on one core, Garner's h on the core: `docs/modexp.md`) or as two "
-               f"`mm_modexp` exponentiations in series on one engine (column \"engine\"), without the CRT on "
-               f"`mm_modexp`. Cycles from the "
-               f"{'cycle-exact model' if sim == 'model' else sim + ' RTL simulation'}, mean of {data['samples']} "
-               f"message(s). Time = cycles / that engine's own post-route ECP5 Fmax at the width it runs at "
-               f"(`montmul synth --core NAME --width K --target ecp5 --engine crt|modexp"
-               f"{''.join(f' --option {k}={v}' for k, v in sorted(data['ecp5_options'].items()))}`; "
-               f"where that run is one placement seed and the synthesis cache also holds it with "
-               f"`--option seed=2` and `seed=3`, as `python -m montmul.apps.report.ecp5` runs them, the median of "
-               f"the three); "
-               f"resources are that "
-               f"engine's; \"fits\" = fits the {dev['name']} ({dev['luts']:,} LUTs, {dev['dsp']} MULT18X18D). "
-               f"\"RTL\": one signature run on that simulator gave the model's result and cycles. "
-               f"Command: `{data['command']}`.")
+    opts = "".join(f" --option {k}={v}" for k, v in sorted(data["ecp5_options"].items()))
+    out.append(f"Generated by `{data['command']}`"
+               + (f", rendered by `{data['rendered_by']}`" if data.get("rendered_by") else "") + ".")
     out.append("")
-    out.append("| core | parameters | RSA | engine | core width | mults | cycles | RTL | ECP5 Fmax (MHz) "
-               "| LUTs | FFs | DSPs | BRAM | fits | time (ms) |")
-    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for r in data["rows"]:
-        f = r["fmax_mhz"]
-        fmax = f"{f:.1f}" if f else f"n/a: {r['fmax_note']}"
-        spread = "" if r["cycles_min"] == r["cycles_max"] else f" ({_fmt_int(r['cycles_min'])}-{_fmt_int(r['cycles_max'])})"
+    out.append(f"RSA private-key operation (RSASSA-PKCS1-v1_5 SHA-256 sign, NIST SigGen15_186-2 keys), "
+               f"square-and-multiply, with the CRT on the RSA-CRT engine `mm_modexp_crt` or as two `mm_modexp` "
+               f"exponentiations in series (column \"engine\"), without it on `mm_modexp` (`docs/modexp.md`). "
+               f"Cycles from the {'cycle-exact model' if sim == 'model' else sim + ' RTL simulation'}, mean of "
+               f"{data['samples']} message(s); \"RTL\": one signature on that simulator gave the model's result "
+               f"and cycles. Time = cycles / the engine's post-route ECP5 Fmax at the width it runs at "
+               f"(`montmul synth --core NAME --width K --target ecp5 --engine crt|modexp{opts}`, the median of "
+               f"seeds 1-3 where the store holds them); \"fits\" = fits the {dev['name']} ({dev['luts']:,} LUTs, "
+               f"{dev['dsp']} MULT18X18D).")
+    out.append("")
+    measured = [r for r in data["rows"] if r.get("ms") is not None]
+    if measured:
+        out.append("| core | parameters | RSA | engine | core width | mults | cycles | RTL | ECP5 Fmax (MHz) "
+                   "| LUTs | FFs | DSPs | fits | time (ms) |")
+        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in measured:
+        spread = ("" if r.get("cycles_min", r["cycles"]) == r.get("cycles_max", r["cycles"])
+                  else f" ({_fmt_int(r['cycles_min'])}-{_fmt_int(r['cycles_max'])})")
         conf = f"{r['confirmed']['sim']} = model" if r.get("confirmed") else "-"
         fits = {True: "yes", False: "no", None: "?"}[r["fits"]]
-        engine = _engine_text(r)
-        out.append(f"| `{r['core']}` | {_fmt_params(r['params'])} | {r['bits']} | {engine} "
+        out.append(f"| `{r['core']}` | {_fmt_params(r['params'])} | {r['bits']} | {_engine_text(r)} "
                    f"| {r['width']} | {_fmt_int(r['mults'])} | {_fmt_int(r['cycles'])}{spread} "
-                   f"| {conf} | {fmax} | {_fmt_int(r['luts'])} "
-                   f"| {_fmt_int(r['ff'])} | {_fmt_int(r['dsp'])} | {_fmt_int(r['bram'])} | {fits} "
-                   f"| {_fmt_ms(r['ms'])} |")
-    for bits in sorted({r["bits"] for r in data["rows"]}):
-        rows = [r for r in data["rows"] if r["bits"] == bits and r["crt"]]
+                   f"| {conf} | {r['fmax_mhz']:.1f} | {_fmt_int(r['luts'])} "
+                   f"| {_fmt_int(r['ff'])} | {_fmt_int(r['dsp'])} | {fits} | {_fmt_ms(r['ms'])} |")
+    missing = _not_measured(data["rows"])
+    if missing:
+        out += ["", f"Not measured yet (no ECP5 engine result; their cycles are in the JSON): {missing}."]
+    for bits in sorted({r["bits"] for r in measured}):
+        rows = [r for r in measured if r["bits"] == bits and r["crt"]]
         if not rows:
             continue
         front = pareto(rows)
         out += ["", f"RSA-{bits} with the CRT, Pareto front (time against LUTs and DSPs; a core off the front is "
-                    f"beaten by one on it in all three):", ""]
-        if front:
-            out += ["| core | parameters | engine | time (ms) | LUTs | DSPs |", "|---|---|---|---|---|---|"]
-            out += [f"| `{r['core']}` | {_fmt_params(r['params'])} | {_engine_text(r)} | {r['ms']:.2f} "
-                    f"| {_fmt_int(r['luts'])} | {_fmt_int(r['dsp'])} |" for r in front]
-        else:
-            out.append("No row has both a time and a LUT count yet (no engine synthesis in the cache at this width).")
+                    f"beaten by one on it in all three):", "",
+                "| core | parameters | engine | time (ms) | LUTs | DSPs |", "|---|---|---|---|---|---|"]
+        out += [f"| `{r['core']}` | {_fmt_params(r['params'])} | {_engine_text(r)} | {r['ms']:.2f} "
+                f"| {_fmt_int(r['luts'])} | {_fmt_int(r['dsp'])} |" for r in front]
+        budgets = best_per_budget(rows)
+        found = [b for b in budgets if b["best"]]
         out += ["", f"RSA-{bits} with the CRT, fastest core within an area budget:", "",
                 "| LUT budget | DSP budget | core | parameters | engine | time (ms) |", "|---|---|---|---|---|---|"]
-        for b in best_per_budget(rows):
+        for b in found:
             best = b["best"]
-            who = (f"`{best['core']}` | {_fmt_params(best['params'])} | {_engine_text(best)} | {best['ms']:.2f}"
-                   if best else "none measured | - | - | -")
-            out.append(f"| {b['lut_budget']:,} | {b['dsp_budget']} | {who} |")
+            out.append(f"| {b['lut_budget']:,} | {b['dsp_budget']} | `{best['core']}` | {_fmt_params(best['params'])} "
+                       f"| {_engine_text(best)} | {best['ms']:.2f} |")
+        empty = [f"{b['lut_budget']:,} LUTs x {b['dsp_budget']} DSPs" for b in budgets if not b["best"]]
+        if empty:
+            out += ["", f"No measured configuration within: {', '.join(empty)}."]
     out.append("")
     out.append("Published (papers 002, 004), as printed:")
     out.append("")
     out.append("| paper | design | device | clock (MHz) | resources | operation | time (ms) |")
     out.append("|---|---|---|---|---|---|---|")
     for p in PAPERS:
-        clk = p["clock_mhz"] if p["clock_mhz"] else "not in the extracted text"
+        clk = p["clock_mhz"] if p["clock_mhz"] else "not available"
         out.append(f"| {p['paper']} | {p['design']} | {p['device']} | {clk} | {p['resources']} | {p['operation']} "
                    f"| {p['time_ms']} |")
     fios = data.get("fios")
@@ -478,7 +498,62 @@ def json_rows(data: dict) -> dict:
     return {"command": data["command"], "sim": data["sim"], "rows": rows, "software": data["software"]}
 
 
-def main(argv: list[str] | None = None) -> int:
+def add_ecp5(rows: list[dict], run_synth: bool, options: dict) -> tuple[list[str], list[str]]:
+    """Each row's engine figures (:func:`ecp5_result`) and time; returns the
+    configurations with no synthesis result and those with a result but no
+    Fmax (timed out, does not fit)."""
+    missing, no_fmax = [], []
+    for r in rows:
+        e = ecp5_result(r["core"], r["params"], r["width"], run_synth, r["engine"], options)
+        r.update({k: e[k] for k in ("luts", "ff", "dsp", "bram", "fits")})
+        r["fmax_mhz"], r["fmax_note"] = e["fmax_mhz"], e["note"]
+        if e["fmax_mhz"] is None:
+            what = f"{config_name(r['core'], r['params'])} at {r['width']} bits"
+            (no_fmax if e.get("result") else missing).append(what)
+        f = r["fmax_mhz"]
+        r["ms"] = r["cycles"] / (f * 1e3) if f else None
+    return missing, no_fmax
+
+
+def _from_json(args: argparse.Namespace, argv: list[str] | None) -> int:
+    """--from-json: the page of a stored run, with today's ECP5 figures."""
+    import shlex
+
+    try:
+        stored = json.loads(Path(args.from_json).read_text())
+        words = shlex.split(stored["command"])  # "python -m montmul.apps.bench_rsa ARGS" (or an older launcher)
+        args_run = words[next((i for i, w in enumerate(words) if w.startswith("--")), len(words)):]
+        run = _parser().parse_args(args_run)
+        ecp5_opts = parse_flow_options(run.ecp5_option, "ecp5", "--ecp5-option")
+    except (OSError, ValueError, KeyError, SystemExit) as exc:
+        print(f"bench_rsa: error: --from-json {args.from_json}: not a stored bench run ({exc})", file=sys.stderr)
+        return 2
+    keep = ("core", "params", "bits", "crt", "engine", "width", "cycles", "mults")
+    rows = [{**{k: r[k] for k in keep}, "confirmed": {"sim": run.confirm} if r.get("rtl_confirmed") else None}
+            for r in stored["rows"]]
+    add_ecp5(rows, False, ecp5_opts)
+    from montmul.apps.report import p003
+
+    data = {
+        "command": " ".join(["python -m montmul.apps.bench_rsa", *map(shlex.quote, args_run)]),  # today's launcher
+        "rendered_by": "python -m montmul.apps.bench_rsa " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "sim": run.sim, "samples": run.samples, "ecp5_options": ecp5_opts, "rows": rows, "papers": PAPERS,
+        "software": stored.get("software", []),
+        "fios": {"rows": p003.FIOS_DSP_MM, "source": p003.FIOS_SOURCE, "device": p003.FIOS_DEVICE},
+        "device": device(),
+    }
+    text = markdown(data)
+    print(text)
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(text + "\n")
+    if args.json_out:
+        Path(args.json_out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json_out).write_text(json.dumps(json_rows(data), indent=1) + "\n")
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cores", default="all",
                     help="comma-separated core names, or all (every registered core with its defaults, plus "
@@ -516,7 +591,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", help="also write the Markdown (or JSON) to this file (make bench-rsa: "
                                   "build/bench/rsa.md)")
     ap.add_argument("--json-out", help="write the rows in bench/rsa.json's schema to this file")
+    ap.add_argument("--from-json", metavar="FILE",
+                    help="run no signature: take the rows, cycles and RTL confirmations of a stored --json-out "
+                         "file (bench/rsa.json), look their ECP5 figures up again in the synthesis cache and "
+                         "store, and print (--out, --json-out) the page")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = _parser()
     args = ap.parse_args(argv)
+    if args.from_json:
+        return _from_json(args, argv)
     try:
         if args.cores == "all":
             configs = [(c, {}) for c in cores.CORES] + [(c, dict(p)) for c, p in EXTRA_CONFIGS]
@@ -576,16 +662,7 @@ def main(argv: list[str] | None = None) -> int:
                 r["confirmed"] = confirm(r["core"], r["params"], r["bits"], r["crt"], args.confirm,
                                          r["engine"] == "crt", args.cache or None, not args.confirm_cached_only)
                 bar.update()
-    missing, no_fmax = [], []  # no synthesis result; a result without an Fmax (timed out, does not fit)
-    for r in rows:
-        e = ecp5_result(r["core"], r["params"], r["width"], args.synth, r["engine"], ecp5_opts)
-        r.update({k: e[k] for k in ("luts", "ff", "dsp", "bram", "fits")})
-        r["fmax_mhz"], r["fmax_note"] = e["fmax_mhz"], e["note"]
-        if e["fmax_mhz"] is None:
-            what = f"{config_name(r['core'], r['params'])} at {r['width']} bits"
-            (no_fmax if e.get("result") else missing).append(what)
-        f = r["fmax_mhz"]
-        r["ms"] = r["cycles"] / (f * 1e3) if f else None
+    missing, no_fmax = add_ecp5(rows, args.synth, ecp5_opts)
     sw = [software(b, args.sw_reps) for b in bits] if args.sw_reps > 0 else []
     from montmul.apps.report import p003
 

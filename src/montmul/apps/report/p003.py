@@ -23,15 +23,16 @@ from ... import cores
 from .. import stats
 from ...models import dsp
 from ...flows import synth
-from ...flows.synth import Job, run_many
+from ...flows.synth import Job, run_many, tuning
 from .papers import FPGA_PAPERS
 
 INTERLEAVES = (1, 2, 3)
 XILINX = ("dsp_redundant", (256, 504))
 ECP5 = ("dsp_redundant_ecp5", (256, 1024))
-#: ECP5 flow options per width: the registry's (cores.DSP_ECP5, which says
-#: why share=0, two hours, router2 and one seed at 1024 bits)
-ECP5_OPTIONS = {k: cores.get(ECP5[0]).ecp5_options(k) for k in ECP5[1]}
+#: ECP5 flow options per width: the flow's tuning of the DSP cores
+#: (montmul.flows.synth.tuning.DSP: share=0, two hours, router2 and one seed
+#: at 1024 bits; docs/dsp.md says why)
+ECP5_OPTIONS = {k: tuning.ecp5_options(ECP5[0], k) for k in ECP5[1]}
 #: the measurement behind share=0: the 256-bit I = 1 build with and without
 #: `share` (both cheap), compared in the section
 SHARE_CHECK = (256, 1)
@@ -39,15 +40,15 @@ SHARE_CHECK = (256, 1)
 #: batches confirm it)
 SAMPLES = 4
 
-#: An open comparable.  Its figures are NOT in /work/shared/papers: they are
+#: An open comparable, not one of the project's papers (docs/references.md): its figures are
 #: the implementation results published in the README of the HOST 2023
 #: submission's repository (github.com/anonymHost2023/Scalable-DSP-opt-FIOS-MM,
 #: README.md at commit 04bc176b3087f277a1e2a192d1fa8a67bfdc5be5), the design
 #: later published as github.com/LOUISNOYEZ/FIOS_DSP_MM.  Zynq UltraScale+
 #: xczu7ev-2 (DSP48E2, 27x18), Vivado; latency in cycles for one product.
 FIOS_SOURCE = ("FIOS_DSP_MM (Scalable DSP optimized Montgomery Multiplier, HOST 2023), README of "
-               "github.com/anonymHost2023/Scalable-DSP-opt-FIOS-MM @ 04bc176; published, other device "
-               "(Zynq UltraScale+ xczu7ev-2, Vivado); not in /work/shared/papers")
+               "github.com/anonymHost2023/Scalable-DSP-opt-FIOS-MM (later github.com/LOUISNOYEZ/FIOS_DSP_MM); "
+               "published, other device (Zynq UltraScale+ xczu7ev-2, Vivado)")
 FIOS_DEVICE = "Zynq US+ xczu7ev-2"
 FIOS_DSP_MM = (  # width, MHz, latency cycles, time us, DSP, LUT
     (256, 700, 172, 0.246, 5, 902),
