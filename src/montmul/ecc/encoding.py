@@ -295,11 +295,9 @@ def load_private(data: bytes) -> tuple[Curve, int]:
             key = serialization.load_pem_private_key(data, password=None)
         else:
             key = serialization.load_der_private_key(data, password=None)
-    except UnsupportedAlgorithm:
-        key = None
-    except (ValueError, TypeError) as exc:
-        if "password" in str(exc).lower() or "encrypted" in str(exc).lower():
-            raise ValueError("encrypted private keys are not supported") from None
+    except TypeError:  # cryptography: "Password was not given but private key is encrypted"
+        raise ValueError("encrypted private keys are not supported") from None
+    except (UnsupportedAlgorithm, ValueError):
         key = None
     if key is not None:
         if not isinstance(key, ec.EllipticCurvePrivateKey):

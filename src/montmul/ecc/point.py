@@ -13,11 +13,13 @@ addition or finds the point at infinity.  General a: their Algorithm 1
 2m_3b); a = -3: Algorithm 4 (addition, 12M + 2m_b) and Algorithm 6 (doubling,
 8M + 3S + 2m_b).  Every M, S, m_a, m_b and m_3b is one product on the core.
 
-Scalar multiplication (:meth:`Curve.mul`) is a Montgomery ladder over a
-fixed number of bits (those of n) with conditional swaps written as masks:
-the same products in the same order for every scalar below 2^bits.  The
-double-scalar u1*G + u2*Q of verification (:meth:`Curve.mul2_public`) works
-on public data and may branch on it (Shamir's trick, one table of G, Q, G+Q).
+Scalar multiplication (:meth:`Arith.mul`) is a fixed 4-bit window over a
+fixed number of bits (those of n), each table entry chosen by a masked scan
+of the whole table; :meth:`Arith.mul_ladder` is a Montgomery ladder with
+conditional swaps written as masks.  Both run the same products in the same
+order for every scalar below 2^bits.  The double-scalar u1*G + u2*Q of
+verification (:meth:`Arith.mul2_public`) works on public data and may branch
+on it (Shamir's trick, one table of G, Q, G+Q).
 """
 
 from __future__ import annotations
@@ -245,10 +247,47 @@ class Arith:
         return X3, Y3, Z3
 
     # -- scalar multiplication ---------------------------------------------------
+    #: bits per window of :meth:`mul` (16-entry table: fewest products for
+    #: 160- to 521-bit scalars)
+    WINDOW = 4
+
+    def select(self, table: list[Point], idx: int) -> Point:
+        """table[idx] by a masked scan of the whole table: every entry is read
+        and combined under a mask, so neither the branch taken nor the memory
+        read depends on idx."""
+        X = Y = Z = 0
+        for j, (x, y, z) in enumerate(table):
+            m = ((idx ^ j) - 1) >> 8  # -1 if idx == j else 0 (idx ^ j < 256)
+            X |= x & m
+            Y |= y & m
+            Z |= z & m
+        return X, Y, Z
+
     def mul(self, k: int, P: Point, bits: int | None = None) -> Point:
+        """k*P, k in [0, 2^bits) (default bits: those of n), by a fixed
+        window of :attr:`WINDOW` bits: a table 0*P .. 15*P, then per window
+        four doublings, a masked scan of the table (:meth:`select`) and one
+        complete addition (also for a zero window, which adds the point at
+        infinity).  The same products in the same order for every k."""
+        w = self.WINDOW
+        bits = self.curve.n.bit_length() if bits is None else bits
+        if not 0 <= k < 1 << bits:
+            raise ValueError(f"scalar out of range [0, 2^{bits})")
+        table = [self.inf, P, self.dbl(P)]
+        for _ in range(3, 1 << w):
+            table.append(self.add(table[-1], P))
+        R = self.inf
+        for i in range((bits + w - 1) // w - 1, -1, -1):
+            for _ in range(w):
+                R = self.dbl(R)
+            R = self.add(R, self.select(table, (k >> (w * i)) & ((1 << w) - 1)))
+        return R
+
+    def mul_ladder(self, k: int, P: Point, bits: int | None = None) -> Point:
         """k*P by the Montgomery ladder over ``bits`` bits (default: those of
         n), k in [0, 2^bits): per bit one conditional swap (masks), one
-        complete addition and one doubling, whatever k's bits are."""
+        complete addition and one doubling, whatever k's bits are (about 1.5
+        times :meth:`mul`'s products)."""
         bits = self.curve.n.bit_length() if bits is None else bits
         if not 0 <= k < 1 << bits:
             raise ValueError(f"scalar out of range [0, 2^{bits})")
