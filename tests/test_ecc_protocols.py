@@ -147,7 +147,8 @@ def test_default_core_is_constant_time_and_gives_the_same_bytes():
 
 
 # ---------------------------------------------------------------------------
-# RFC 6979 known answers (cryptography-vectors: OpenSSL's evppkey_ecdsa_rfc6979.txt)
+# RFC 6979 known answers (cryptography-vectors: OpenSSL's evppkey_ecdsa_rfc6979.txt,
+# RFC 6979 appendix A.2's P-192 .. P-521 cases; P-192 in make test-fast)
 def _rfc6979_vectors():
     import cryptography_vectors
 
@@ -164,7 +165,8 @@ def _rfc6979_vectors():
         if m and m.group(4) in curve_of:
             kind, h, key, cname, msg, sig, err = m.groups()
             out.append(pytest.param(kind, curve_of[cname], h.lower(), pems[key].encode(), msg.encode(),
-                                    bytes.fromhex(sig), not err, id=f"{kind}-{cname}-{h}-{msg}{'-bad' if err else ''}"))
+                                    bytes.fromhex(sig), not err, id=f"{kind}-{cname}-{h}-{msg}{'-bad' if err else ''}",
+                                    marks=() if cname == "P-192" else pytest.mark.slow))
     return out
 
 
@@ -336,7 +338,7 @@ def test_private_key_files():
 def test_rtl_mismatch_is_a_clear_error(monkeypatch):
     from montmul.sim import api
 
-    def wrong(core, width, vectors, sim="verilator", jobs=1, params=None):
+    def wrong(core, width, vectors, sim="verilator", jobs=1, params=None):  # the model, one product changed
         out = []
         for i, (a, b, n) in enumerate(vectors):
             r = cores.get(core.name).run_model(a, b, n, width)
@@ -345,7 +347,7 @@ def test_rtl_mismatch_is_a_clear_error(monkeypatch):
 
     monkeypatch.setattr(api, "simulate", wrong)
     with pytest.raises(RuntimeError, match=r"disagrees with the model on product 7 of \d+"):
-        ecc.ecdsa_sign("secp160r1", 5, MSG, "sha256", sim="icarus")
+        ecc.ecdsa_sign("secp160r1", 5, MSG, "sha256", core=CORE, sim="icarus")
 
 
 def test_sign_on_verilator():

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from . import VERSION, cores, progress
 from .cli_rsa import add_parsers as add_rsa_parsers
+from .cli_ecc import add_parsers as add_ecc_parsers
 from .cli_formal import add_parser as add_formal_parser
 from .cli_util import (
     DEFAULT_SIM, EXIT_CHECK, EXIT_INPUT, EXIT_INTERRUPT, EXIT_OK, EXIT_PIPE, EXIT_TOOL, EXIT_USAGE, SIMS,
@@ -607,6 +608,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_rsa_parsers(sub, core_args, subparser)  # modexp, rsa (src/montmul/cli_rsa.py)
     add_formal_parser(sub, subparser)  # formal (src/montmul/cli_formal.py)
+    add_ecc_parsers(sub, subparser)  # ecc (src/montmul/cli_ecc.py)
     for sp in all_parsers(p):
         sp.formatter_class = HelpFormatter
     return p

@@ -18,14 +18,14 @@ constant-time ladder), :mod:`.encoding` (keys, points, signatures),
 
 from .curves import ALIASES, CURVES, Curve, custom
 from .curves import get as curve
-from .encoding import decode_point, encode_point, load_private, load_public, private_pem, public_der
+from .encoding import decode_point, encode_point, key_curve, load_private, load_public, private_pem, public_der
 from .protocols import (
     DEFAULT_CORE, HASHES, EccResult, ParameterError, check_rtl, digest, ecdh, ecdsa_sign, ecdsa_verify, exchange,
     keygen, public_key, sign, verify,
 )
 
 __all__ = [
-    "ALIASES", "CURVES", "Curve", "custom", "curve", "decode_point", "encode_point", "load_private", "load_public",
+    "ALIASES", "CURVES", "Curve", "custom", "curve", "decode_point", "encode_point", "load_private", "load_public", "key_curve",
     "private_pem", "public_der", "DEFAULT_CORE", "HASHES", "EccResult", "ParameterError", "check_rtl", "digest",
     "ecdh", "ecdsa_sign", "ecdsa_verify", "exchange", "keygen", "public_key", "sign", "verify",
 ]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Curve", "CURVES", "ALIASES", "get", "custom", "by_oid"]
+__all__ = ["Curve", "CURVES", "ALIASES", "get", "custom", "by_oid", "affine_add_public", "affine_mul_public"]
 
 
 @dataclass(frozen=True)
@@ -283,8 +283,6 @@ def custom(p: int, a: int, b: int, gx: int, gy: int, n: int, h: int = 1, name: s
     curves of odd order).  ValueError says which condition fails."""
     import gmpy2
 
-    from .point import affine_mul_public
-
     if p <= 3 or not gmpy2.is_prime(p):
         raise ValueError("p must be a prime above 3")
     if not (0 <= a < p and 0 <= b < p):
@@ -301,3 +299,33 @@ def custom(p: int, a: int, b: int, gx: int, gy: int, n: int, h: int = 1, name: s
     if affine_mul_public(c, n, (gx, gy)) is not None:
         raise ValueError("n*G is not the point at infinity: n is not the order of G")
     return c
+
+
+# ---------------------------------------------------------------------------
+# Affine reference arithmetic on plain integers (variable time; public data
+# and tests only)
+def affine_add_public(curve: Curve, P: tuple[int, int] | None, Q: tuple[int, int] | None) -> tuple[int, int] | None:
+    """P + Q in affine coordinates (None: the point at infinity)."""
+    p = curve.p
+    if P is None:
+        return Q
+    if Q is None:
+        return P
+    if P[0] == Q[0]:
+        if (P[1] + Q[1]) % p == 0:
+            return None
+        lam = (3 * P[0] * P[0] + curve.a) * pow(2 * P[1], -1, p) % p
+    else:
+        lam = (Q[1] - P[1]) * pow(Q[0] - P[0], -1, p) % p
+    x = (lam * lam - P[0] - Q[0]) % p
+    return x, (lam * (P[0] - x) - P[1]) % p
+
+
+def affine_mul_public(curve: Curve, k: int, P: tuple[int, int] | None) -> tuple[int, int] | None:
+    """k*P (k >= 0) by double-and-add in affine coordinates."""
+    R = None
+    for i in range(k.bit_length() - 1, -1, -1):
+        R = affine_add_public(curve, R, R)
+        if (k >> i) & 1:
+            R = affine_add_public(curve, R, P)
+    return R

@@ -30,7 +30,7 @@ from . import curves
 from .curves import Curve
 
 __all__ = [
-    "decode_point", "encode_point", "load_public", "public_der", "load_private", "private_pem",
+    "decode_point", "encode_point", "load_public", "key_curve", "public_der", "load_private", "private_pem",
     "crypto_curve", "sqrt_mod",
 ]
 
@@ -242,6 +242,26 @@ def load_public(curve: Curve, data: bytes) -> tuple[int, int]:
     if kc.name != curve.name:
         raise ValueError(f"public key of another curve: {kc.name}, not {curve.name}")
     return decode_point(curve, point)
+
+
+def key_curve(data: bytes) -> Curve:
+    """The built-in curve of a DER SubjectPublicKeyInfo (named curve);
+    ValueError for anything else."""
+    data = bytes(data)
+    try:
+        key = serialization.load_der_public_key(data)
+    except UnsupportedAlgorithm:
+        key = None
+    except ValueError:
+        key = None
+    if key is not None:
+        if not isinstance(key, ec.EllipticCurvePublicKey):
+            raise ValueError(f"not an elliptic-curve public key ({type(key).__name__.lstrip('_')})")
+        return curves.get(key.curve.name)
+    try:
+        return _spki(data)[0]
+    except ValueError as exc:
+        raise ValueError(f"malformed public key: {exc}") from None
 
 
 def public_der(curve: Curve, x: int, y: int) -> bytes:

@@ -24,7 +24,7 @@ on it (Shamir's trick, one table of G, Q, G+Q).
 
 from __future__ import annotations
 
-from .curves import Curve
+from .curves import Curve, affine_add_public, affine_mul_public
 from .field import Field
 
 __all__ = ["Arith", "affine_add_public", "affine_mul_public"]
@@ -313,33 +313,3 @@ class Arith:
             if j:  # public data
                 R = self.add(R, table[j])
         return R
-
-
-# ---------------------------------------------------------------------------
-# Affine reference arithmetic on plain integers (variable time; public data
-# and tests only)
-def affine_add_public(curve: Curve, P: tuple[int, int] | None, Q: tuple[int, int] | None) -> tuple[int, int] | None:
-    """P + Q in affine coordinates (None: the point at infinity)."""
-    p = curve.p
-    if P is None:
-        return Q
-    if Q is None:
-        return P
-    if P[0] == Q[0]:
-        if (P[1] + Q[1]) % p == 0:
-            return None
-        lam = (3 * P[0] * P[0] + curve.a) * pow(2 * P[1], -1, p) % p
-    else:
-        lam = (Q[1] - P[1]) * pow(Q[0] - P[0], -1, p) % p
-    x = (lam * lam - P[0] - Q[0]) % p
-    return x, (lam * (P[0] - x) - P[1]) % p
-
-
-def affine_mul_public(curve: Curve, k: int, P: tuple[int, int] | None) -> tuple[int, int] | None:
-    """k*P (k >= 0) by double-and-add in affine coordinates."""
-    R = None
-    for i in range(k.bit_length() - 1, -1, -1):
-        R = affine_add_public(curve, R, R)
-        if (k >> i) & 1:
-            R = affine_add_public(curve, R, P)
-    return R
