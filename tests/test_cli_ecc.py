@@ -112,6 +112,7 @@ def test_errors(capsys, p192, tmp_path):
         (("ecc", "sign", "--key", priv, "--message", "m", "--hash", "md5"), 2, "invalid choice"),
         (("ecc", "sign", "--key", priv, "--message", "m", "--core", "nope"), 2, "unknown core"),
         (("ecc", "sign", "--key", priv, "--message", "m", "--param", "Width=8"), 2, "--param Width is not allowed"),
+        (("ecc", "sign", "--key", priv, "--message", "m", "--core", "scs_new"), 2, "timing would leak the private key"),
         (("ecc", "verify", "--key", pub, "--message", "m", "--signature", "zz"), 2, "not hex"),
         (("ecc", "ecdh", "--key", priv, "--peer-hex", "04" + "00" * 48), 3, "point not on the curve"),
         (("ecc", "ecdh", "--key", priv, "--peer-hex", "00"), 3, "point at infinity"),

@@ -11,7 +11,8 @@ Every action also takes ``--curve``, ``--core``, ``--param P=V``, ``--sim
 model|icarus|verilator`` and ``--json``, before or after the action's name.
 Every field product runs on the core's model (default ``scs_new_ct``,
 constant time), with ``--sim icarus|verilator`` also on its RTL, checked
-product by product (``docs/ecc.md``).  Keys are PEM: PKCS#8 or SEC1 private
+product by product (``docs/ecc.md``).  keygen, sign and ecdh refuse a core
+whose latency depends on the operands unless ``--allow-timing-leak``.  Keys are PEM: PKCS#8 or SEC1 private
 keys, SubjectPublicKeyInfo public keys (named curves); a private key file
 written by keygen is mode 0600 and never overwritten without ``--force``.
 
@@ -27,6 +28,7 @@ import argparse
 import base64
 import json
 import re
+import sys
 from pathlib import Path
 
 from . import progress
@@ -139,6 +141,7 @@ def _crypto_check(ecc, args, c, d, msg: bytes, res) -> tuple[str, bool]:
 
 def cmd_ecc(args) -> int:
     from . import cores, ecc
+    from .ecc import DEFAULT_CORE
 
     if args.action is None:
         return fail("ecc: give an action: keygen, sign, verify or ecdh")
@@ -155,6 +158,11 @@ def cmd_ecc(args) -> int:
         except ValueError:
             return fail(f"--param {name}: not an integer: {value!r}")
     core.hdl_params(64, **params)  # names, ranges and fixed values (ValueError: usage)
+    leaks = args.action != "verify" and core.data_dependent
+    if leaks and not args.allow_timing_leak:
+        return fail(f"ecc {args.action} refused: timing would leak the private key: {core.name}'s latency depends "
+                    f"on the operands (docs/security.md). Use a constant-time core (default {DEFAULT_CORE}), or "
+                    "pass --allow-timing-leak for lab use", EXIT_USAGE)
     hw = {"core": args.core, "sim": args.sim, "params": params or None}
     if args.action != "keygen" and args.save_key:
         return fail("--save-key only applies to keygen", EXIT_USAGE)
@@ -224,6 +232,9 @@ def cmd_ecc(args) -> int:
     if check:
         out.update(cryptography=check, cryptography_ok=ok)
     valid = args.action != "verify" or res.data
+    if leaks:
+        out["note"] = f"timing leaks the private key: {core.name}'s latency depends on the operands. Lab use only."
+        print(f"montmul: warning: {out['note']}", file=sys.stderr)
     if args.json:
         out["wall_seconds"] = progress.wall_seconds(args._t0)
         print(json.dumps(out))
@@ -271,6 +282,8 @@ def add_parsers(sub, subparser) -> None:
                         help="private key (PKCS#8 or SEC1 PEM) or, for verify, a public key (SPKI PEM)")
         sp.add_argument("--save-key", default=d(None), metavar="PEM", help="keygen: write the private key here (0600)")
         sp.add_argument("--force", action="store_true", default=d(False), help="let --save-key replace a file")
+        sp.add_argument("--allow-timing-leak", action="store_true", default=d(False),
+                        help="let keygen, sign and ecdh run on a data-dependent core (lab use)")
         sp.add_argument("--json", action="store_true", default=d(False), help="print one JSON object")
 
     e = subparser(sub, "ecc", help="ECDSA and ECDH with every field product on a core (docs/ecc.md)",
