@@ -82,7 +82,6 @@ def test_keygen_and_ecdh(capsys, tmp_path):
     code, out, _ = run(capsys, "ecc", "ecdh", "--key", b, "--peer-hex", (tmp_path / "a.hex").read_text(), *FAST,
                        "--json")
     assert code == 0 and json.loads(out)["shared_secret"] == s1["shared_secret"]
-    c, da = ecc.load_private(a.read_bytes())
     code, _, err = run(capsys, "ecc", "keygen", "--curve", "secp160k1", "--save-key", a, *FAST)
     assert code == 2 and "file exists" in err
 

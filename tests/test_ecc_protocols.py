@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib.resources
 import re
-from pathlib import Path
 
 import pytest
 from cryptography.exceptions import InvalidSignature
@@ -356,3 +355,31 @@ def test_sign_on_verilator():
     assert res.data == key.sign(MSG, ec.ECDSA(hashes.SHA256(), deterministic_signing=True))
     model = ecc.sign("secp192r1", d_of(key), MSG, "sha256")
     assert (res.products, res.cycles) == (model.products, model.cycles)
+
+
+def test_cofactor_curve_rejects_small_subgroup_points():
+    # the user curve y^2 = x^3 + 2x + 8 over GF(10007) has 9921 = 3 * 3307
+    # points (counted here with Euler's criterion; 3307 is prime): G = 3*P
+    # has order n = 3307, and n*P, a point of order 3, is refused as a key
+    import gmpy2
+
+    p, b = 10007, 8
+    count = 1 + sum(1 if f == 0 else (2 if pow(f, (p - 1) // 2, p) == 1 else 0)
+                    for f in ((x ** 3 + 2 * x + b) % p for x in range(p)))
+    n = count // 3
+    assert count == 3 * n and gmpy2.is_prime(n)
+    base = ecc.Curve("t", p, 2, b, 0, 0, n, 3)
+    for x in range(1, p):
+        y = enc.sqrt_mod(x ** 3 + 2 * x + b, p)
+        if y is not None and affine_mul_public(base, n, (x, y)) is not None:
+            P = (x, y)
+            break
+    G = affine_mul_public(base, 3, P)
+    c = ecc.custom(p, 2, b, *G, n, h=3)
+    small = affine_mul_public(base, n, P)
+    assert affine_mul_public(c, 3, small) is None
+    with pytest.raises(ValueError, match="not in the subgroup of order n"):
+        ecc.ecdh(c, 5, ecc.encode_point(c, *small), "point", core=CORE)
+    Q = affine_mul_public(c, 7, G)
+    assert ecc.ecdh(c, 5, ecc.encode_point(c, *Q), "point", core=CORE) == \
+        affine_mul_public(c, 35, G)[0].to_bytes(c.field_bytes, "big")

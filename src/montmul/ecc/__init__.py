@@ -25,7 +25,8 @@ from .protocols import (
 )
 
 __all__ = [
-    "ALIASES", "CURVES", "Curve", "custom", "curve", "decode_point", "encode_point", "load_private", "load_public", "key_curve",
-    "private_pem", "public_der", "DEFAULT_CORE", "HASHES", "EccResult", "ParameterError", "check_rtl", "digest",
+    "ALIASES", "CURVES", "Curve", "custom", "curve",
+    "decode_point", "encode_point", "key_curve", "load_private", "load_public", "private_pem", "public_der",
+    "DEFAULT_CORE", "HASHES", "EccResult", "ParameterError", "check_rtl", "digest",
     "ecdh", "ecdsa_sign", "ecdsa_verify", "exchange", "keygen", "public_key", "sign", "verify",
 ]

@@ -110,7 +110,15 @@ def decode_point(curve: Curve, data: bytes) -> tuple[int, int]:
         raise ValueError("point coordinate out of range [0, p)")
     if not curve.on_curve(x, y):
         raise ValueError(f"point not on the curve {curve.name}")
+    _check_subgroup(curve, x, y)
     return x, y
+
+
+def _check_subgroup(curve: Curve, x: int, y: int) -> None:
+    """A point of a curve with cofactor h > 1 must have order n (no
+    small-subgroup points); every point of a prime-order curve has."""
+    if curve.h != 1 and curves.affine_mul_public(curve, curve.n, (x, y)) is not None:
+        raise ValueError(f"point not in the subgroup of order n of {curve.name}")
 
 
 def encode_point(curve: Curve, x: int, y: int, compressed: bool = False) -> bytes:
@@ -234,6 +242,7 @@ def load_public(curve: Curve, data: bytes) -> tuple[int, int]:
         x, y = nums.x, nums.y
         if not curve.on_curve(x, y):
             raise ValueError(f"point not on the curve {curve.name}")
+        _check_subgroup(curve, x, y)
         return x, y
     try:
         kc, point = _spki(data)

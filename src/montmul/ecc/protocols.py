@@ -21,8 +21,8 @@ hashes only, so they sign with random nonces.
 
 from __future__ import annotations
 
-import hmac
 import hashlib
+import hmac
 import secrets
 import time
 from dataclasses import dataclass
