@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from montmul import cores
-from montmul.sim import runner
+from montmul.flows.sim import runner
 
 SIMS = tuple(s for s in os.environ.get("MONTMUL_SIMS", "icarus,verilator").split(",") if s)
 
@@ -58,7 +58,7 @@ def yosys_equiv(name: str, rtl: list[Path], top: str, params: dict[str, int], ot
     import subprocess
 
     from montmul import resources
-    from montmul.synth import tools
+    from montmul.flows.synth import tools
 
     bdir = resources.build_root() / "sim" / "equiv" / name
     bdir.mkdir(parents=True, exist_ok=True)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""bench/bench_rsa.py: its Pareto front and budget table, its JSON schema
+"""montmul.apps.bench_rsa (``python -m montmul.apps.bench_rsa``): its Pareto front and budget table, its JSON schema
 (bench/rsa.json) and its errors."""
 
 from __future__ import annotations
@@ -8,12 +8,14 @@ import json
 
 import pytest
 
-from montmul import rsa
+from montmul.apps import rsa
 
 
 @pytest.fixture(scope="module")
-def bench(load_script):
-    return load_script("bench/bench_rsa.py")
+def bench():
+    from montmul.apps import bench_rsa
+
+    return bench_rsa
 
 
 def _row(name, ms, luts, dsp):
@@ -250,8 +252,8 @@ def test_ecp5_option_selects_the_synthesis_result_montmul_synth_option_files(ben
     """--ecp5-option: the engine figures are looked up for the job ``montmul
     synth ... --option O=V`` builds (values read by the CLI's own reader),
     and the "not synthesized" note gives that command."""
-    from montmul import cli_util
-    from montmul import synth as sy
+    from montmul.flows import synth as cli_util
+    from montmul.flows import synth as sy
 
     items = ["router=router2", "budget_s=7200", "freq_mhz=150.5", "timing_weight=60"]
     opts = cli_util.parse_flow_options(items, "ecp5", "--ecp5-option")
@@ -269,7 +271,7 @@ def test_ecp5_option_selects_the_synthesis_result_montmul_synth_option_files(ben
 def test_ecp5_result_takes_the_median_of_the_report_seeds(bench, monkeypatch):
     """A one-seed engine run whose seeds 2 and 3 the cache also holds (the
     report's extra seeds) gives the median run's Fmax; without them, its own."""
-    from montmul import synth as sy
+    from montmul.flows import synth as sy
 
     width = 1024
     assert int(sy.Job("scs_new", width, "ecp5", engine="modexp").resolve()[2]["seeds"]) == 1

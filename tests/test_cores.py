@@ -122,11 +122,11 @@ def test_every_rtl_file_is_registered_and_in_fusesoc():
 
     used |= {f"rtl/{ENGINE_RTL}", f"rtl/{CRT_RTL}", f"rtl/{LEN_CHECK_RTL}", f"rtl/modexp/{CORE_WRAPPER}.sv"}
     # The AXI4-Lite wrapper of the engine and its register block.
-    from montmul.driver.sim import BUS_RTL
+    from montmul.host.sim import BUS_RTL
 
     used |= {f"rtl/{f}" for f in BUS_RTL}
     # The formal flow's property module: read by `montmul formal` only.
-    from montmul.formal import PROPS_RTL
+    from montmul.flows.formal import PROPS_RTL
 
     # The timing harness of `montmul synth --engine regs`: synthesis only.
     from montmul.engine import REGS_RTL

@@ -8,9 +8,9 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from montmul import ecc
-from montmul.ecc.encoding import crypto_curve
-from montmul.ecc.field import Field
-from montmul.ecc.point import Arith, affine_mul_public
+from montmul.apps.ecc.encoding import crypto_curve, sqrt_mod
+from montmul.apps.ecc.field import Field
+from montmul.apps.ecc.point import Arith, affine_mul_public
 
 SEC2 = ("secp160k1", "secp160r1", "secp160r2", "secp192k1", "secp192r1", "secp224k1", "secp224r1", "secp256k1",
         "secp256r1", "secp384r1", "secp521r1")
@@ -97,7 +97,7 @@ def test_small_custom_curve_signs_and_verifies():
     b = next(b for b in range(1, 200) if gmpy2.is_prime(order(b)))
     cnt = order(b)
     gx = next(x for x in range(1, p) if pow((x ** 3 + 2 * x + b) % p, (p - 1) // 2, p) == 1)
-    gy = ecc.encoding.sqrt_mod(gx ** 3 + 2 * gx + b, p)
+    gy = sqrt_mod(gx ** 3 + 2 * gx + b, p)
     c = ecc.custom(p, 2, b, gx, gy, cnt)
     d = 1234 % c.n or 1
     sig = ecc.ecdsa_sign(c, d, b"m", "sha256", core="r2_basic")

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from montmul import cores, ecc
-from montmul.ecc.field import Field, constants
+from montmul.apps.ecc.field import Field, constants
 
 P192 = ecc.curve("secp192r1").p
 P160 = ecc.curve("secp160k1").p

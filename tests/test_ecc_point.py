@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from montmul import ecc
-from montmul.ecc.field import Field
-from montmul.ecc.point import Arith, affine_add_public, affine_mul_public
+from montmul.apps.ecc.field import Field
+from montmul.apps.ecc.point import Arith, affine_add_public, affine_mul_public
 
 #: a = -3 (secp160r1, secp192r1), a = 0 (secp160k1), general a (brainpoolP160r1)
 CURVES = ("secp160r1", "secp192r1", "secp160k1", "brainpoolP160r1")

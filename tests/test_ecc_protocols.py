@@ -18,9 +18,9 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
 
 from montmul import cores, ecc
-from montmul.ecc import encoding as enc
-from montmul.ecc import protocols
-from montmul.ecc.point import affine_mul_public
+from montmul.apps.ecc import encoding as enc
+from montmul.apps.ecc import protocols
+from montmul.apps.ecc.point import affine_mul_public
 
 CORE = "r2_basic"
 CRYPTOGRAPHY = ("secp192r1", "secp224r1", "secp256k1", "secp256r1", "secp384r1", "secp521r1",
@@ -335,7 +335,7 @@ def test_private_key_files():
 # ---------------------------------------------------------------------------
 # RTL: every product of the operation through the core's RTL
 def test_rtl_mismatch_is_a_clear_error(monkeypatch):
-    from montmul.sim import api
+    from montmul.flows.sim import api
 
     def wrong(core, width, vectors, sim="verilator", jobs=1, params=None):  # the model, one product changed
         out = []

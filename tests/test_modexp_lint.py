@@ -14,7 +14,7 @@ import pytest
 
 from montmul import cores
 from montmul.engine import ENGINE_RTL, LEN_CHECK_RTL, write_core_wrapper
-from montmul.sim.runner import tools_path
+from montmul.flows.sim.runner import tools_path
 
 WAIVERS = cores.ROOT / "lint" / "verilator.vlt"
 ICARUS_SORRY = re.compile(r"\bsorry:")

@@ -19,7 +19,7 @@ from montmul.engine import (
     modexp_model,
     r2_mod,
 )
-from montmul.modexp import modexp
+from montmul.apps.modexp import modexp
 
 ALL = sorted(cores.CORES)
 #: Cores whose latency does not depend on the operands.

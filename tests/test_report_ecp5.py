@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The ECP5 report (montmul.report.ecp5) on hand-made synthesis results, and
+"""The ECP5 report (montmul.apps.report.ecp5) on hand-made synthesis results, and
 the registry's per-width ECP5 flow options that it and `montmul synth` share."""
 
 from __future__ import annotations
@@ -8,8 +8,9 @@ import json
 
 import pytest
 
-from montmul import cores, synth
-from montmul.report import ecp5
+from montmul import cores
+from montmul.flows import synth
+from montmul.apps.report import ecp5
 
 
 def test_ecp5_options_by_width():

@@ -76,7 +76,7 @@ SHARED_PARAMS: dict[str, Param] = {"Width": WIDTH, "CheckRange": CHECK_RANGE, "C
 TEST_WIDTHS: Mapping[str, tuple[int, ...]] = {"icarus": (8, 64), "verilator": (64, 256)}
 
 
-#: ECP5 flow options (overrides of montmul.synth.flows.DEFAULTS["ecp5"]) by
+#: ECP5 flow options (overrides of montmul.flows.synth.flows.DEFAULTS["ecp5"]) by
 #: the smallest width they apply to (:meth:`Core.ecp5_options`).  From 1024
 #: bits one placement seed (the flow keeps one anyway once a seed's nextpnr
 #: takes over short_s = 300 s).  The router stays nextpnr's router1, which

@@ -2,7 +2,7 @@
 """The exponentiation engine ``mm_modexp`` on any registered core: its
 bit-exact, cycle-exact model, its request checks, and the generated wrapper
 that plugs a core into it (``docs/modexp.md``).  Plain Python, no simulator
-imports; :mod:`montmul.modexp` runs the same jobs on the model or the RTL.
+imports; :mod:`montmul.apps.modexp` runs the same jobs on the model or the RTL.
 
 The engine, for one request (base, exp, exp_len, N, R^2 mod N, mode):
 

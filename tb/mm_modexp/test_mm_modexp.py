@@ -21,8 +21,8 @@ if os.environ.get("MONTMUL_IN_SIM"):
     from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly, RisingEdge
 
     from montmul.engine import Mult, engine_model, exp_len_width, r2_mod
-    from montmul.sim.driver import ModexpDriver, ProductMonitor, config
-    from montmul.sim.suite import rng_from_env as _rng
+    from montmul.flows.sim.driver import ModexpDriver, ProductMonitor, config
+    from montmul.flows.sim.suite import rng_from_env as _rng
 
     def _odd(rng: random.Random, k: int, residue: int | None = None) -> int:
         while True:
@@ -258,7 +258,7 @@ else:
     from bench_util import SIMS
 
     from montmul import cores
-    from montmul.sim import modexp_sim
+    from montmul.flows.sim import modexp_sim
 
     # (simulator, core, width, core parameters).  Icarus: every registered
     # core at width 8 (its builds take seconds), scs_new at 16.  Verilator

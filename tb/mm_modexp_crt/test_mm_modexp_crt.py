@@ -25,8 +25,8 @@ if os.environ.get("MONTMUL_IN_SIM"):
     from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly
 
     from montmul.engine import CrtRequest, crt_engine_model, crt_pre_cycles, crt_rejects, crt_request
-    from montmul.sim.driver import CrtDriver, config
-    from montmul.sim.suite import rng_from_env as _rng
+    from montmul.flows.sim.driver import CrtDriver, config
+    from montmul.flows.sim.suite import rng_from_env as _rng
 
     def _prime(rng: random.Random, k: int) -> int:
         while True:
@@ -165,7 +165,7 @@ else:
     import pytest
     from bench_util import SIMS
 
-    from montmul.sim import crt_sim
+    from montmul.flows.sim import crt_sim
 
     # (simulator, core, width, core parameters): by default a one-slot core
     # and dsp_redundant with 2 products in flight on Icarus (about 15 s);
@@ -199,7 +199,7 @@ else:
         from pathlib import Path
 
         from montmul import cores
-        from montmul.sim import runner
+        from montmul.flows.sim import runner
 
         here = Path(__file__).resolve()
         c = cores.get(core)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Bench of mm_systolic: the shared core suite (montmul.sim.suite) at the
+"""Bench of mm_systolic: the shared core suite (montmul.flows.sim.suite) at the
 registry's test widths and WordWidth sets on Icarus and Verilator, each
 result and latency against the model."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ CORE = "systolic"
 
 if os.environ.get("MONTMUL_IN_SIM"):
     # Inside the simulator: the cocotb tests.
-    from montmul.sim.suite import *  # noqa: F401,F403
+    from montmul.flows.sim.suite import *
 else:
     import pytest
     from bench_util import grid, run_bench
