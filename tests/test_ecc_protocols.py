@@ -62,7 +62,8 @@ def test_sign_byte_identical_to_cryptography(name):
     assert ecc.ecdsa_sign(name, d_of(key), MSG, "sha256", core=CORE) == want
     r, s = decode_dss_signature(want)
     L = ecc.curve(name).order_bytes
-    assert ecc.ecdsa_sign(name, d_of(key), MSG, "sha256", "p1363", core=CORE) == r.to_bytes(L, "big") + s.to_bytes(L, "big")
+    p1363 = r.to_bytes(L, "big") + s.to_bytes(L, "big")
+    assert ecc.ecdsa_sign(name, d_of(key), MSG, "sha256", "p1363", core=CORE) == p1363
 
 
 @pytest.mark.parametrize("hash_name", FIXED_HASHES)
@@ -297,7 +298,8 @@ def test_explicit_and_unknown_curve_keys_are_refused():
 def test_bad_parameters():
     key = crypto_key("secp192r1")
     d, pub = d_of(key), spki(key)
-    for kwargs, msg in (({"hash": "md5"}, "unsupported hash 'md5'"), ({"encoding": "pem"}, "unknown signature encoding"),
+    for kwargs, msg in (({"hash": "md5"}, "unsupported hash 'md5'"),
+                        ({"encoding": "pem"}, "unknown signature encoding"),
                         ({"nonce": "fixed"}, "unknown nonce"), ({"sim": "vcs"}, "unknown simulator")):
         with pytest.raises(ecc.ParameterError, match=msg):
             ecc.ecdsa_sign("secp192r1", d, MSG, **{"hash": "sha256", **kwargs}, core=CORE)

@@ -240,7 +240,8 @@ def cmd_ecc(args) -> int:
         print(json.dumps(out))
         return 0 if ok and valid else EXIT_CHECK
     print(f"curve     {res.curve}")
-    print(f"hardware  {res.core}, {res.sim}{', every product also run on the RTL: equal' if res.sim != 'model' else ''}")
+    rtl = ", every product also run on the RTL: equal" if res.sim != "model" else ""
+    print(f"hardware  {res.core}, {res.sim}{rtl}")
     if args.action == "keygen":
         print(f"private   written to {args.save_key}")
         print(f"public    {res.data.hex()}")
@@ -273,7 +274,8 @@ def add_parsers(sub, subparser) -> None:
                         help="curve (" + ", ".join(CURVES) + "); keygen needs it, other actions read it from "
                              "--key and check it against --curve")
         sp.add_argument("--core", default=d(DEFAULT_CORE),
-                        help="core for every field product (see `montmul cores`); default constant time")
+                        help=f"core for every field product (see `montmul cores`); default {DEFAULT_CORE}, "
+                             "constant time, standing in for the public-key engine's array")
         sp.add_argument("--param", action="append", default=d(None), metavar="P=V",
                         help="HDL parameter of the core (repeatable)")
         sp.add_argument("--sim", choices=SIMS, default=d(DEFAULT_SIM),

@@ -29,7 +29,8 @@ from .protocols import (
 
 __all__ = [
     "ALIASES", "CURVES", "Curve", "custom", "curve",
-    "crypto_curve", "decode_point", "encode_point", "key_curve", "load_private", "load_public", "private_pem", "public_der",
+    "crypto_curve", "decode_point", "encode_point", "key_curve", "load_private", "load_public", "private_pem",
+    "public_der",
     "DEFAULT_CORE", "HASHES", "EccResult", "ParameterError", "check_rtl", "digest",
     "ecdh", "ecdsa_sign", "ecdsa_verify", "exchange", "keygen", "public_key", "sign", "verify",
 ]
