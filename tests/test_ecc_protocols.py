@@ -385,3 +385,64 @@ def test_cofactor_curve_rejects_small_subgroup_points():
     Q = affine_mul_public(c, 7, G)
     assert ecc.ecdh(c, 5, ecc.encode_point(c, *Q), "point", core=CORE) == \
         affine_mul_public(c, 35, G)[0].to_bytes(c.field_bytes, "big")
+
+
+# ---------------------------------------------------------------------------
+# OpenSSL as the reference where cryptography lacks the curve
+def openssl(*args, data: bytes | None = None) -> bytes:
+    import subprocess
+
+    return subprocess.run(["openssl", *map(str, args)], input=data, capture_output=True, check=True).stdout
+
+
+@pytest.mark.parametrize("name", ["secp160k1", "brainpoolP160r1",
+                                  *(pytest.param(n, marks=pytest.mark.slow) for n in (
+                                      "secp160r1", "secp160r2", "secp192k1", "secp224k1", "brainpoolP192r1",
+                                      "brainpoolP224r1", "brainpoolP320r1"))])
+def test_openssl_agrees_on_curves_cryptography_lacks(name, tmp_path):
+    import shutil
+
+    if shutil.which("openssl") is None:
+        pytest.skip("no openssl command")
+    c = ecc.curve(name)
+    # our key files, signature and shared secret, read by OpenSSL
+    d, res = ecc.keygen(name, core=CORE)
+    Q = ecc.decode_point(c, res.data)
+    (tmp_path / "k.pem").write_bytes(ecc.private_pem(c, d, *Q))
+    pub_pem = openssl("ec", "-in", tmp_path / "k.pem", "-pubout")
+    der = openssl("ec", "-pubin", "-inform", "PEM", "-outform", "DER", data=pub_pem)
+    assert der == ecc.public_der(c, *Q)
+    (tmp_path / "k.pub").write_bytes(pub_pem)
+    (tmp_path / "m").write_bytes(MSG)
+    (tmp_path / "sig").write_bytes(ecc.ecdsa_sign(name, d, MSG, "sha256", core=CORE))
+    assert b"Verified OK" in openssl("dgst", "-sha256", "-verify", tmp_path / "k.pub", "-signature",
+                                     tmp_path / "sig", tmp_path / "m")
+    # OpenSSL's key and signature, read by us
+    (tmp_path / "peer.pem").write_bytes(openssl("ecparam", "-name", name, "-genkey", "-noout"))
+    peer_pub = openssl("ec", "-in", tmp_path / "peer.pem", "-pubout", "-outform", "DER")
+    (tmp_path / "peer.pub").write_bytes(openssl("ec", "-in", tmp_path / "peer.pem", "-pubout"))
+    theirs = openssl("dgst", "-sha256", "-sign", tmp_path / "peer.pem", tmp_path / "m")
+    assert ecc.ecdsa_verify(name, peer_pub, MSG, theirs, "sha256", core=CORE)
+    want = openssl("pkeyutl", "-derive", "-inkey", tmp_path / "k.pem", "-peerkey", tmp_path / "peer.pub")
+    assert ecc.ecdh(name, d, peer_pub, core=CORE) == want
+
+
+# ---------------------------------------------------------------------------
+# RFC 7027's brainpool ECDH answers (cryptography-vectors)
+def _brainpool_ecdh():
+    import cryptography_vectors
+
+    text = (importlib.resources.files(cryptography_vectors) / "asymmetric" / "ECDH" / "brainpool.txt").read_text()
+    out = []
+    for block in text.split("\n\n"):
+        f = dict(re.findall(r"^(\w+) = (\w+)$", block, re.M))
+        if "curve" in f:
+            out.append(pytest.param(f["curve"], int(f["dA"], 16), int(f["x_qB"], 16), int(f["y_qB"], 16),
+                                    bytes.fromhex(f["x_Z"]), id=f["curve"]))
+    return out
+
+
+@pytest.mark.parametrize("name,dA,xB,yB,z", _brainpool_ecdh())
+def test_rfc7027_brainpool_ecdh(name, dA, xB, yB, z):
+    c = ecc.curve(name)
+    assert ecc.ecdh(name, dA, ecc.encode_point(c, xB, yB), "point", core=CORE) == z
