@@ -27,6 +27,7 @@ LAYERS = (
     ("montmul.progress", 0),
     ("montmul.models", 0),
     ("montmul.cores", 1),
+    ("montmul.design", 1),
     ("montmul.engine", 1),
     ("montmul.flows", 2),
     ("montmul.apps", 3),

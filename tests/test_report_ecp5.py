@@ -101,7 +101,7 @@ def test_build_markdown_readme(monkeypatch, tmp_path):
     assert rows[("r2_basic", 256)]["ratio"] == pytest.approx(-0.05) and rows[("r2_basic", 256)]["within"]
     assert rows[("scs_new", 256)]["ratio"] == pytest.approx(-0.20) and rows[("scs_new", 256)]["within"] is False
     assert rows[("scs_new_ct", 256)]["within"] is None  # no engine result: not judged
-    assert "| `scs_new` | 256 | 1,234 / 500 / 100.0 (median of 99.0, 100.0, 101.0) | 9,000 / 2,000 / 80.0 " \
+    assert "| 1,234 / 500 / 100.0 (median of 99.0, 100.0, 101.0) | 9,000 / 2,000 / 80.0 " \
            "| -20.0 % | no | 1,300 / 900 / 90.0 | -11.1 % |" in md
     assert rows[("r2_basic", 256)]["ratio_regs"] is None and "| -5.0 % | yes | not run | – |" in md
     assert "`montmul synth --core r2_basic --width 2048 --target ecp5`" in md  # listed as not run
@@ -174,8 +174,11 @@ def test_engine_against_core_by_the_median_of_the_seeds(monkeypatch):
     # the core between registers too; its seed 2 not run: the lower of the two
     assert row["regs_result"]["fmax_mhz"] == 40.0 and row["ratio_regs"] == pytest.approx(55 / 40 - 1)
     md = ecp5.markdown(data)
-    assert "| `scs_new` | 1024 | 5 / 6 / 66.0 (median of 70.0, 62.0, 66.0) | 5 / 6 / 55.0 (median of 50.0, " \
+    assert "| 5 / 6 / 66.0 (median of 70.0, 62.0, 66.0) | 5 / 6 / 55.0 (median of 50.0, " \
            "60.0, 55.0) | -16.7 % | no |" in md
+    line = next(x for x in md.splitlines() if x.startswith("| `scs_new` | 1024 |"))
+    col = line.split(" | ")[2]  # the engine's flow options in their own column
+    assert all(f"{k}={v}" in col for k, v in cores.ENGINE_ECP5_OPTIONS[1024].items())
     # a seed not run yet: the median of those that ran (the lower of two), named
     del fm[("modexp", 3)]
     row = next(r for r in ecp5.engine_rows(ecp5.build((1024,), run=False)) if r["core"] == "scs_new"
@@ -186,3 +189,17 @@ def test_engine_against_core_by_the_median_of_the_seeds(monkeypatch):
     eng = "".join(f" --option {k}={v}" for k, v in cores.ENGINE_ECP5_OPTIONS[1024].items())
     assert ("`montmul synth --core scs_new --width 1024 --target ecp5 --engine regs --param CheckRange=0 "
             f"--param CheckMod=0{eng} --option seed=2`") in md
+
+
+def test_unmeasured_core_has_no_row(monkeypatch):
+    """A core without any result is named in the "Not run yet" line only,
+    in the page and in the README table."""
+    none = ("mscs", "scs_new_ct")  # scs_new_ct: no core, engine or between-registers result either
+    monkeypatch.setattr(synth, "cached", lambda job, build_dir=None: None if job.core in none else _fake(job))
+    data = ecp5.build((256,), run=False)
+    md = ecp5.markdown(data)
+    assert "| `mscs` |" not in md and "| `mscs` |" not in ecp5.readme_table(data)
+    assert "| `scs_new_ct` |" not in md and "| `scs_new` | 256 |" in md  # the engine table too
+    assert "| `r2_basic` |" in md
+    (line,) = [x for x in md.splitlines() if x.startswith("Not run yet")]
+    assert "`montmul synth --core mscs --width 256 --target ecp5`" in line

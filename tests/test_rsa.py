@@ -140,13 +140,12 @@ def test_faulty_engine_is_caught(key512, monkeypatch):
     with pytest.raises(RuntimeError, match="differs from pow"):
         rsa.sign(key512, b"x", rsa.Hardware(core="r2_basic", crt_engine=False))
     # the CRT engine: a fault in h (or m_q) is caught the same way
-    real_crt = engine.crt_engine_model
+    real_crt = mx.crt
 
-    def broken_crt(req, **kw):
-        r = real_crt(req, **kw)
-        return type(r)(r.mq, r.h ^ 1, r.err, r.cycles, r.mults, r.rounds)
+    def broken_crt(reqs, **kw):
+        return [type(r)(r.mq, r.h ^ 1, r.err, r.cycles, r.mults, r.rounds) for r in real_crt(reqs, **kw)]
 
-    monkeypatch.setattr(engine, "crt_engine_model", broken_crt)
+    monkeypatch.setattr(mx, "crt", broken_crt)
     with pytest.raises(RuntimeError, match="differs from pow"):
         rsa.sign(key512, b"x", FAST)
 

@@ -77,19 +77,13 @@ TEST_WIDTHS: Mapping[str, tuple[int, ...]] = {"icarus": (8, 64), "verilator": (6
 
 
 #: ECP5 flow options (overrides of montmul.flows.synth.flows.DEFAULTS["ecp5"]) by
-#: the smallest width they apply to (:meth:`Core.ecp5_options`).  From 1024
-#: bits one placement seed (the flow keeps one anyway once a seed's nextpnr
-#: takes over short_s = 300 s).  The router stays nextpnr's router1, which
-#: gives the higher Fmax where it finishes (measured, docs/synthesis.md:
-#: r2_basic at 1024 bits 44.3 MHz with router1, 38.9 with router2).
+#: the smallest width they apply to (:meth:`Core.ecp5_options`): from 1024
+#: bits one placement seed; nextpnr's default router (router1).  Measurements
+#: behind the choice: docs/synthesis.md, "Flow options".
 ECP5_OPTIONS: Mapping[int, Mapping[str, object]] = {1024: {"seeds": 1}}
-#: What an engine around a core (``--engine``) adds from 1024 bits: router2,
-#: the router that routes every measured 1024-bit engine within the hour
-#: (router1 gives more Fmax where it finishes, r2_basic's and scs_new_ct's,
-#: and timed out on scs_new's; docs/synthesis.md), and nextpnr's heap placer
-#: at timing weight 60 instead of its default 10 (chosen by measurement on the
-#: scs_new_ct engine, whose core's control nets the default weight stretches
-#: across the die; docs/synthesis.md, "The placer's timing weight").
+#: What an engine around a core (``--engine``) adds from 1024 bits: router2
+#: and the heap placer's timing weight 60 (nextpnr's default 10).
+#: Measurements behind the choice: docs/synthesis.md, "Flow options".
 ENGINE_ECP5_OPTIONS: Mapping[int, Mapping[str, object]] = {1024: {"router": "router2", "timing_weight": 60}}
 
 
@@ -228,6 +222,13 @@ def get(name: str) -> Core:
         raise KeyError(f"unknown core {name!r}; known cores: {', '.join(sorted(CORES))}") from None
 
 
+def resolve(core: Core | str) -> Core:
+    """``core`` itself, or the registered core of that name (:func:`get`):
+    the entry point of every function that takes a core, so that callers
+    below the command line pass :class:`Core` objects and names alike."""
+    return core if isinstance(core, Core) else get(core)
+
+
 def lookup(name: str) -> Core:
     """A registered core or unit (for synthesis and the unit benches)."""
     if name in UNITS:
@@ -328,12 +329,9 @@ register(Core(
     description="SCS-MM-2: two-level CSA loop, reused for the conversion until SC = 0",
 ))
 
-#: 2048-bit ECP5 runs of the cores whose routing router1 does not finish in
-#: the hour (measured on the loaded 2-core machine: mscs timed out at 3,600 s
-#: with 2,370 wires still overused; fcs1_bin still had 102,912 after 50
-#: minutes; fcs2_bin and fcs_mmm42 have the same carry-save datapath and are
-#: larger): router2, which routed every 40,000-55,000-LUT engine at 1024 bits
-#: in 22-31 minutes, and two hours.  Below 2048 bits the registry defaults.
+#: 2048-bit ECP5 runs of the carry-save cores that router1 does not route
+#: within the hour: router2 and a two-hour budget; below 2048 bits the
+#: defaults (docs/synthesis.md, "Flow options").
 WIDE_ROUTE_ECP5 = {**ECP5_OPTIONS, 2048: {**ECP5_OPTIONS[1024], "router": "router2", "budget_s": 7200}}
 
 register(Core(
@@ -475,10 +473,8 @@ WORD_WIDTH = Param(16, systolic.WORD_WIDTH_MIN, systolic.WORD_WIDTH_MAX, "word w
 #: WordWidth 8 and 32 at each simulator's smallest width (Icarus k = 8: 2 and
 #: 1 words; Verilator k = 64: 9 words in three arithmetic cores, and 3).
 SYSTOLIC_TEST_WIDTHS = {"icarus": (8, 32), "verilator": (64,)}
-#: 1024-bit ECP5 runs of the systolic cores: place and route did not finish
-#: in 4,000 s once, so a job gets two hours; router1 routes them (7-14 min).
-#: At 2048 bits router1 left systolic_mux unrouted at the two-hour budget and
-#: router2 routed it in 598 s (docs/synthesis.md, "What is left").
+#: ECP5 runs of the systolic cores: a two-hour budget from 1024 bits, router2
+#: at 2048 bits (docs/synthesis.md, "Flow options").
 SYSTOLIC_ECP5 = {1024: {"budget_s": 7200, "seeds": 1},
                  2048: {"budget_s": 7200, "seeds": 1, "router": "router2"}}
 SYSTOLIC_TEST_PARAMS = ({"WordWidth": 8}, {"WordWidth": 32})
@@ -537,11 +533,10 @@ register(Core(
 DSP_RTL = SHELL + ("common/mm_req_pipe.sv", "dsp/mm_dsp_redundant.sv")
 DSP_INTERLEAVE = Param(1, 1, 3, "products in flight (register stages per step)")
 DSP_TEST_WIDTHS = {"icarus": (8, 64), "verilator": (64, 256)}
-#: 1024-bit ECP5 runs of the DSP cores: Yosys's `share` pass left out (with
-#: Interleave = 1 its SAT search over the 132 multipliers ran for hours), two
-#: hours per job (Interleave = 2 took 3,840 s once), router2 with one seed
-#: (router1 left ~4,100 overused wires after 40 minutes; router2 finished
-#: in 22): docs/dsp.md
+#: ECP5 runs of the DSP cores from 1024 bits: without Yosys's `share` pass
+#: (its SAT search over the multipliers does not end in useful time), a
+#: two-hour budget, router2, one seed (docs/dsp.md, "Measured (Yosys,
+#: nextpnr-ecp5)").
 DSP_ECP5 = {1024: {"share": 0, "budget_s": 7200, "router": "router2", "seeds": 1}}
 
 

@@ -51,18 +51,17 @@ def cmd_modexp(args) -> int:
                          engine.default_exp_len(exp), k)
     if why:
         return fail(f"rejected input: {why}", EXIT_INPUT)
-    want = mx.modexp_model(base, exp, n, core=core.name, width=k, params=params, ladder=args.ladder)
     import time
 
     t0 = time.perf_counter()
-    (r,) = mx.modexp([(base, exp, n)], core=core.name, width=k, sim=args.sim, ladder=args.ladder, params=params)
+    try:
+        (r,) = mx.modexp([(base, exp, n)], core=core, width=k, sim=args.sim, ladder=args.ladder, params=params)
+    except mx.ModelMismatch as exc:
+        return fail(str(exc), EXIT_CHECK)
     secs = time.perf_counter() - t0
     if r.err or r.result != pow(base, exp, n):
         return fail(f"{args.sim}: result {r.result:#x} (err {r.err}) differs from pow() = {pow(base, exp, n):#x}",
                     EXIT_CHECK)
-    if (r.result, r.cycles, r.mults) != (want.result, want.cycles, want.mults):
-        return fail(f"RTL ({args.sim}) disagrees with the model: cycles {r.cycles} vs {want.cycles}, "
-                    f"mults {r.mults} vs {want.mults}", EXIT_CHECK)
     out = {
         "core": core.name, "width": k, "sim": args.sim, "ladder": args.ladder,
         "base": hex(base), "exp": hex(exp), "mod": hex(n), "result": hex(r.result),

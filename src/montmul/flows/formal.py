@@ -35,7 +35,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .. import cores, resources
+from .. import cores, design, resources
 
 #: The property module every formal top instantiates (under rtl/).
 PROPS_RTL = "formal/mm_core_props.sv"
@@ -48,6 +48,8 @@ MODEXP = "modexp"
 MODEXP_CRT = "modexp_crt"
 #: The engine targets (run on an inner core, ``--modexp-core``).
 ENGINES = (MODEXP, MODEXP_CRT)
+#: The design kind (montmul.design.KINDS) of each engine target.
+ENGINE_KINDS = {MODEXP: "modexp", MODEXP_CRT: "crt"}
 #: Widths up to which the mm_modexp BMC checks results (a table of every
 #: base^exp mod N) and the latency bound; above, the handshake only.
 MODEXP_CHECK_WIDTH = 4
@@ -515,14 +517,12 @@ def default_depth(target: str, width: int, params: dict[str, int], mode: str, in
 
 
 def sources(job: Job) -> list[Path]:
-    from ..engine import LEN_CHECK_RTL
-
+    """The job's RTL files from the library (an engine's generated core
+    wrapper, which :func:`prepare` writes, left out), then the shared header
+    and the property module."""
     rtl = resources.rtl_dir()
     if job.target in ENGINES:
-        c = cores.get(job.inner)
-        files = [rtl / f for f in c.rtl]
-        files.append(rtl / LEN_CHECK_RTL)
-        files.append(rtl / "modexp" / f"mm_{job.target}.sv")
+        files = [rtl / f for f in design.rtl(ENGINE_KINDS[job.target], job.inner) if f != design.CORE_WRAPPER]
     else:
         files = [rtl / f for f in cores.get(job.target).rtl]
     files.append(rtl / "common" / "mm_macros.svh")
@@ -616,9 +616,7 @@ def prepare(job: Job) -> Path:
         (d / "rtl" / f.name).write_text(text)
         names.append(f"rtl/{f.name}")
     if job.target in ENGINES:
-        from ..engine import core_wrapper
-
-        (d / "rtl" / "mm_modexp_core.sv").write_text(core_wrapper(job.inner))
+        (d / "rtl" / f"{design.CORE_WRAPPER}.sv").write_text(design.core_wrapper(job.inner))
         names.insert(-2, "rtl/mm_modexp_core.sv")
         if job.target == MODEXP_CRT:
             top = modexp_crt_top(job.width, job.inner)

@@ -5,7 +5,7 @@
 
 writes ``montmul.core`` (CAPI2, VLNV ``montmul:montmul:cores``) and, per
 registered core, the engine wrapper ``fusesoc/wrappers/<core>/mm_modexp_core.sv``
-(:func:`montmul.engine.core_wrapper`).  ``--check`` fails if either differs
+(:func:`montmul.design.core_wrapper`).  ``--check`` fails if either differs
 from what the registry implies (tests/test_fusesoc.py runs it).
 
 One core file holds every core, a target per core (the engine and the bus
@@ -30,13 +30,13 @@ import sys
 from pathlib import Path
 
 from .. import cores, resources
-from ..engine import CORE_WRAPPER, CRT_RTL, DEFAULT_CORE, ENGINE_RTL, LEN_CHECK_RTL, core_wrapper, engine_model, r2_mod
+from ..design import BUS_RTL, CORE_WRAPPER, DEFAULT_CORE, KINDS, core_wrapper
+from ..engine import engine_model, r2_mod
 
 CORE_FILE = "montmul.core"
 VLNV = "montmul:montmul:cores:0.1.0"
 WRAPPERS = "fusesoc/wrappers"
 SMOKE_TB = "tb/smoke/mm_modexp_smoke_tb.sv"
-BUS_RTL = ("rtl/bus/mm_modexp_regs_pkg.sv", "rtl/bus/mm_modexp_regs.sv", "rtl/bus/mm_modexp_axil.sv")
 HEADER = "rtl/common/mm_macros.svh"
 #: Smoke test: width and operands (small enough for 32-bit int parameters).
 SMOKE_WIDTH = 16
@@ -95,10 +95,10 @@ def core_file() -> str:
     for c in cores.CORES.values():
         lines += [f"  rtl_{c.name}:", *_fileset(f"rtl/{f}" for f in c.rtl)]
         lines += [f"  wrapper_{c.name}:", *_fileset([_wrapper_path(c.name)], header=False)]
-    lines += ["  modexp:", *_fileset([f"rtl/{LEN_CHECK_RTL}", f"rtl/{ENGINE_RTL}"])]
-    lines += ["  modexp_crt:", *_fileset([f"rtl/{LEN_CHECK_RTL}", f"rtl/{CRT_RTL}"])]
+    lines += ["  modexp:", *_fileset(f"rtl/{f}" for f in KINDS["modexp"][1])]
+    lines += ["  modexp_crt:", *_fileset(f"rtl/{f}" for f in KINDS["crt"][1])]
     lines += ["  modexp_default_core:", *_fileset([f"rtl/modexp/{CORE_WRAPPER}.sv"], header=False)]
-    lines += ["  bus:", *_fileset(BUS_RTL, header=False)]
+    lines += ["  bus:", *_fileset((f"rtl/{f}" for f in BUS_RTL), header=False)]
     lines += ["  smoke_tb:", *_fileset([SMOKE_TB], header=False)]
 
     # Parameters: every HDL parameter of every core, and the smoke test's.

@@ -12,26 +12,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import cores
-from ..engine import ENGINE_RTL, core_hdl_params
+from .. import cores, design
 from ..flows.sim import modexp_sim, runner
 
-#: The wrapper's own RTL, after the engine's (package first).
-BUS_RTL = ("bus/mm_modexp_regs_pkg.sv", "bus/mm_modexp_regs.sv", "bus/mm_modexp_axil.sv")
 SIMULATORS = ("verilator",)
 
 
-def unit(core: str, params: dict[str, int] | None = None) -> modexp_sim.Engine:
+def unit(core: cores.Core | str, params: dict[str, int] | None = None) -> design.Design:
     """The wrapper on ``core`` (writes the core's generated engine wrapper)."""
-    eng = modexp_sim.engine(core, params)
-    fixed = core_hdl_params(core, params)
-    tag = runner.param_tag(fixed)
-    name = f"axil_{cores.get(core).name}" + (f"_{tag}" if tag else "")
-    assert eng.rtl[-1] == ENGINE_RTL
-    return modexp_sim.Engine(name, eng.rtl + BUS_RTL, top="mm_modexp_axil")
+    return design.build("axil", core, params)
 
 
-def run(core: str, width: int, test_module: str, test_dir: Path, *, sim: str = "verilator",
+def run(core: cores.Core | str, width: int, test_module: str, test_dir: Path, *, sim: str = "verilator",
         params: dict[str, int] | None = None, extra_env: dict[str, str] | None = None,
         testcase: str | None = None, waves: bool = False) -> Path:
     """Build the wrapper on ``core`` at ``width`` and run the cocotb module ``test_module``."""

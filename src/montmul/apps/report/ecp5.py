@@ -33,7 +33,7 @@ WIDTHS = (256, 1024, 2048)
 #: the engine rows: mm_modexp around these cores, at these widths
 ENGINE_CORES = ("r2_basic", "scs_new", "scs_new_ct")
 ENGINE_WIDTHS = (256, 1024)
-#: issue 10's requirement on the engine: within this fraction of its core's Fmax
+#: the engine's requirement: within this fraction of its core's Fmax
 ENGINE_TOLERANCE = 0.05
 #: where the engine's flow runs one placement seed (from 1024 bits), the
 #: engine, its core alone and its core between registers are also run with
@@ -95,11 +95,11 @@ def seed_median(entries: list[dict]) -> dict:
 
 def engine_core_params(core: str) -> dict[str, int]:
     """The request checks the engines turn off in their core
-    (:func:`montmul.engine.core_hdl_params`: CheckRange, CheckMod = 0), as
+    (:func:`montmul.design.core_hdl_params`: CheckRange, CheckMod = 0), as
     ``--param`` values for the core between registers."""
-    from ... import engine
+    from ... import design
 
-    fixed = engine.core_hdl_params(core)
+    fixed = design.core_hdl_params(core)
     return {k: fixed[k] for k in ("CheckRange", "CheckMod") if k in fixed}
 
 
@@ -219,6 +219,22 @@ def _own_options_text() -> str:
     return "; ".join(f"{', '.join(names)}: {text}" for text, names in groups.items())
 
 
+def _flow_options(r: dict) -> str:
+    """The options the engine row ran with (the engine's; the core alone and
+    between registers run with the same), seeds aside."""
+    e = next((x for x in (r["engine_result"], r["core_result"], r["regs_result"]) if x.get("options")), {})
+    opts = e.get("options") or {}
+    shown = [f"{k}={opts[k]}" for k in ("router", "timing_weight", "budget_s", "share") if k in opts]
+    return ", ".join(shown) or "–"
+
+
+def _measured(rows: dict, widths: list[str]) -> dict:
+    """The cores with a result at one of ``widths`` at least (a core with
+    none is only named in the "Not run yet" line)."""
+    return {c: ws for c, ws in rows.items()
+            if any(ws.get(w, {"status": "not_run"}).get("status") != "not_run" for w in widths)}
+
+
 def markdown(data: dict) -> str:
     dev = data["device"]
     L = ["# ECP5 results: every core at 256, 1024 and 2048 bits", "",
@@ -236,7 +252,7 @@ def markdown(data: dict) -> str:
     W = [str(w) for w in data["widths"]]
     L += ["Cells: LUTs / FFs / Fmax MHz (LUTs = LUT4 + 2 × CCU2C, as nextpnr counts them).", ""]
     L += ["| core | " + " | ".join(f"{w} bits" for w in W) + " |", "|---|" + "---|" * len(W)]
-    for c, ws in data["rows"].items():
+    for c, ws in _measured(data["rows"], W).items():
         L.append(f"| `{c}` | " + " | ".join(cell(ws.get(w, {"status": "not_run"})) for w in W) + " |")
     L += ["", "Details (MULT18X18D, CCU2C, share of the device's LUTs, the seeds, flow wall time):", "",
           "| core | bits | LUT4 | CCU2C | FF | MULT18 | LUT % of device | Fmax MHz | flow s | options |",
@@ -256,7 +272,7 @@ def markdown(data: dict) -> str:
           "`mm_modexp` around the core (`montmul synth --core NAME --width K --target ecp5 --engine`) against "
           "the core alone with the same flow options (the engine's own, `montmul.cores.ENGINE_ECP5_OPTIONS`: "
           f"{_options_text(cores.ENGINE_ECP5_OPTIONS)}; the core alone and between registers are run with "
-          "them too). Issue 10's requirement: the engine within "
+          "them too). The requirement: the engine within "
           f"{ENGINE_TOLERANCE:.0%} of its core's Fmax. The core alone has unregistered inputs that the flow "
           "does not time (nextpnr out of context times no path from or to a port); inside the engine they come "
           "from registers, so a core's request path shows up only in the engine's figure. The core between "
@@ -267,14 +283,16 @@ def markdown(data: dict) -> str:
           f"{' and '.join(map(str, EXTRA_SEEDS))} (`--option seed=S`, one job each) and compared by the median "
           "Fmax, because one seed's figure moves by more than the tolerance. A median's seeds are listed "
           "with it.", "",
-          "| core | bits | core LUTs / FFs / Fmax | engine LUTs / FFs / Fmax | engine vs core | within 5 % "
-          "| core between registers LUTs / FFs / Fmax | engine vs it |",
-          "|---|---|---|---|---|---|---|---|"]
+          "| core | bits | flow options | core LUTs / FFs / Fmax | engine LUTs / FFs / Fmax | engine vs core "
+          "| within 5 % | core between registers LUTs / FFs / Fmax | engine vs it |",
+          "|---|---|---|---|---|---|---|---|---|"]
     for r in engine_rows(data):
+        if all(r[k].get("status") == "not_run" for k in ("core_result", "engine_result", "regs_result")):
+            continue  # nothing measured: named in the "Not run yet" line
         ratio = "–" if r["ratio"] is None else f"{100 * r['ratio']:+.1f} %"
         within = "–" if r["within"] is None else ("yes" if r["within"] else "no")
         vs_regs = "–" if r["ratio_regs"] is None else f"{100 * r['ratio_regs']:+.1f} %"
-        L.append(f"| `{r['core']}` | {r['width']} | {seeds_cell(r['core_result'])} "
+        L.append(f"| `{r['core']}` | {r['width']} | {_flow_options(r)} | {seeds_cell(r['core_result'])} "
                  f"| {seeds_cell(r['engine_result'])} | {ratio} | {within} | {seeds_cell(r['regs_result'])} "
                  f"| {vs_regs} |")
     every = [e for ws in data["rows"].values() for e in ws.values()]
@@ -288,10 +306,9 @@ def markdown(data: dict) -> str:
 def readme_table(data: dict) -> str:
     """The README's ECP5 headline: every core, LUTs / Fmax per width."""
     W = [str(w) for w in data["widths"]]
-    L = [f"ECP5 ({data['device']['name']}, Yosys + nextpnr-ecp5, post-route), LUTs / Fmax MHz per width, "
-         f"produced by `make report-ecp5` (details, FFs, DSPs and the engine against its core: "
-         "`docs/results_ecp5.md`). The core alone: paths from its ports, such as the request checks, are "
-         "not timed (`docs/synthesis.md`, \"A core's Fmax and its ports\"):", ""]
+    L = [f"ECP5 ({data['device']['name']}, Yosys + nextpnr-ecp5, post-route), each core alone, LUTs / Fmax MHz, "
+         "made by `make report-ecp5` (details and the engines: `docs/results_ecp5.md`; paths from a core's "
+         "ports are not timed: `docs/synthesis.md`):", ""]
     L += ["| core | " + " | ".join(f"{w} bits" for w in W) + " |", "|---|" + "---|" * len(W)]
 
     def short(e: dict) -> str:
@@ -299,7 +316,7 @@ def readme_table(data: dict) -> str:
             return f"{e['luts']:,} / {e['fmax_mhz']:.1f}"
         return cell(e)
 
-    for c, ws in data["rows"].items():
+    for c, ws in _measured(data["rows"], W).items():
         L.append(f"| `{c}` | " + " | ".join(short(ws.get(w, {"status": "not_run"})) for w in W) + " |")
     return "\n".join(L)
 

@@ -39,15 +39,15 @@ SHARE_CHECK = (256, 1)
 #: batches confirm it)
 SAMPLES = 4
 
-#: An open comparable.  Its figures are NOT in /work/shared/papers: they are
+#: An open comparable, not one of the project's papers (docs/references.md): its figures are
 #: the implementation results published in the README of the HOST 2023
 #: submission's repository (github.com/anonymHost2023/Scalable-DSP-opt-FIOS-MM,
 #: README.md at commit 04bc176b3087f277a1e2a192d1fa8a67bfdc5be5), the design
 #: later published as github.com/LOUISNOYEZ/FIOS_DSP_MM.  Zynq UltraScale+
 #: xczu7ev-2 (DSP48E2, 27x18), Vivado; latency in cycles for one product.
 FIOS_SOURCE = ("FIOS_DSP_MM (Scalable DSP optimized Montgomery Multiplier, HOST 2023), README of "
-               "github.com/anonymHost2023/Scalable-DSP-opt-FIOS-MM @ 04bc176; published, other device "
-               "(Zynq UltraScale+ xczu7ev-2, Vivado); not in /work/shared/papers")
+               "github.com/anonymHost2023/Scalable-DSP-opt-FIOS-MM (later github.com/LOUISNOYEZ/FIOS_DSP_MM); "
+               "published, other device (Zynq UltraScale+ xczu7ev-2, Vivado)")
 FIOS_DEVICE = "Zynq US+ xczu7ev-2"
 FIOS_DSP_MM = (  # width, MHz, latency cycles, time us, DSP, LUT
     (256, 700, 172, 0.246, 5, 902),

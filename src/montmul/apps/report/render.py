@@ -20,14 +20,14 @@ def _n(x, fmt=",.0f") -> str:
 
 
 def headline(data: dict, w: int) -> list[str]:
-    """Our ASIC figures at width ``w`` (the README's table)."""
-    rows = []
+    """Our ASIC figures at width ``w``: the measured designs, then one line
+    naming the others."""
+    rows, missing = [], []
     for row in data["rows"]:
         a = target_result(row, w, "asic")
         c = row["widths"][str(w)]["cycles"]["avg"]
         if not a:
-            err = row["widths"][str(w)].get("asic", {}).get("error", "not run")
-            rows.append([row["label"], _n(c, ",.2f"), "–", "–", "–", "–", "–", f"not available: {err[:80]}"])
+            missing.append(f"{row['label']} ({_why(row, w, 'asic').replace('–', 'not run')})")
             continue
         f = a["figures"]
         cp = row["widths"][str(w)]["cycles"].get("paper_avg", c)
@@ -36,8 +36,10 @@ def headline(data: dict, w: int) -> list[str]:
             _n(a["area_um2"]), _n(f["time_us"], ",.3f"), _n(f["throughput_mbps"], ",.1f"),
             _n(f["atp"]), f"`{a['startpoint']}` → `{a['endpoint']}`",
         ])
-    return _t(["design", "cycles (avg; core alone)", "delay ps (T_FA)", "area µm²", "time µs", "Mbit/s", "ATP µm²·µs",
-               "critical path"], rows)
+    table = _t(["design", "cycles (avg; core alone)", "delay ps (T_FA)", "area µm²", "time µs", "Mbit/s",
+                "ATP µm²·µs", "critical path"], rows) if rows else []
+    return table + ([""] if table and missing else []) + (
+        [f"Not measured yet at {w} bits: {', '.join(missing)}."] if missing else [])
 
 
 def _asic_settings(data: dict) -> str:
@@ -143,10 +145,13 @@ def markdown(data: dict, command: str) -> str:
     # FPGA
     for w in data["fpga_widths"]:
         L += [f"## FPGA, {w} bits", ""]
-        rows = []
+        rows, missing = [], []
         for row in data["rows"]:
             e = target_result(row, w, "ecp5")
             x = target_result(row, w, "xilinx")
+            if not e and not x:
+                missing.append(f"{row['label']} ({_why(row, w, 'ecp5').replace('–', 'not run')})")
+                continue
             c = row["widths"][str(w)]["cycles"]["avg"]
             ef = e["figures"] if e else None
             exp_ms = (2 * w + 2) * c / e["fmax_mhz"] / 1e3 if e else None
@@ -158,8 +163,12 @@ def markdown(data: dict, command: str) -> str:
                 _n(ef and ef["time_us"] * 1e3, ",.0f"), _n(exp_ms, ".3g"),
                 _n(x and x["luts"]), _n(x and x["ff"]), _n(x and x["carry4"]), _n(x and x["dsp"]),
             ])
-        L += _t(["design", "cycles", "ECP5 LUT4", "FF", "CCU2C", "MULT18", "Fmax MHz", "seeds", "flow s",
-                 "ns / mult", f"{w}-bit exp ms (2k+2 mults)", "7-series LUT", "FF", "CARRY4", "DSP48"], rows) + [""]
+        if rows:
+            L += _t(["design", "cycles", "ECP5 LUT4", "FF", "CCU2C", "MULT18", "Fmax MHz", "seeds", "flow s",
+                     "ns / mult", f"{w}-bit exp ms (2k+2 mults)", "7-series LUT", "FF", "CARRY4", "DSP48"], rows)
+            L += [""]
+        if missing:
+            L += [f"Not measured yet at {w} bits: {', '.join(missing)}.", ""]
         pub = [p for p in papers.FPGA_PAPERS if p.width == w]
         if pub:
             L += [f"Published FPGA designs at {w} bits (other architectures — the scalable radix-4 and "

@@ -42,7 +42,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ... import cores, resources
+from ... import cores, design, resources
 from ... import progress as bars
 from . import flows, tools
 from .figures import derived, figures
@@ -84,7 +84,7 @@ class Job:
     (:data:`DEFAULTS`, then for ECP5 the registry's options for the width
     and for an engine, :meth:`montmul.cores.Core.ecp5_options`).  ``engine``: synthesize the exponentiation engine
     ``mm_modexp`` around the core (its generated wrapper,
-    :func:`montmul.engine.core_wrapper`) instead of the core alone."""
+    :func:`montmul.design.core_wrapper`) instead of the core alone."""
 
     core: str
     width: int
@@ -96,7 +96,7 @@ class Job:
     @property
     def engine_kind(self) -> str:
         """"" (the core alone), "modexp", "crt" or "regs" (the core between
-        registers, :data:`montmul.engine.REGS_RTL`)."""
+        registers, :data:`montmul.design.REGS_RTL`)."""
         kind = {False: "", True: "modexp", "": "", "modexp": "modexp", "crt": "crt", "regs": "regs"}.get(self.engine)
         if kind is None:
             raise ValueError(f"unknown engine {self.engine!r}; use modexp, crt or regs")
@@ -121,33 +121,21 @@ class Job:
         return core, hdl, opts
 
     def design(self, build: Path | None = None) -> tuple[object, dict[str, int]]:
-        """What Yosys reads: the core, or (``engine``) mm_modexp,
-        mm_modexp_crt or mm_core_regs on the core's generated wrapper
-        (written under ``<build>/engine/``), with the top's HDL parameters."""
+        """What Yosys reads: the core, or (``engine``) its design of that kind
+        (:func:`montmul.design.build`: mm_modexp, mm_modexp_crt or
+        mm_core_regs on the core's generated wrapper, written under
+        ``<build>/engine/``), with the top's HDL parameters."""
         core, hdl, _ = self.resolve()
         kind = self.engine_kind
         if not kind:
             return core, hdl
-        from ... import engine as eng
-
-        extra = {k: v for k, v in hdl.items() if k != "Width"}
-        tag = "_".join(f"{k}{v}" for k, v in sorted(extra.items()))
-        # mm_core_regs wraps the core as registered (its own checks on), the
-        # engines the core as they fix it (montmul.engine.core_hdl_params)
-        regs = kind == "regs"
-        root = (build or default_build()) / "engine" / f"{core.name}_{tag}{'_regs' if regs else ''}"
-        wrapper = eng.write_core_wrapper(root / f"{eng.CORE_WRAPPER}.sv", core.name, self.params or None, checks=regs)
-        rtl = resources.rtl_dir()
-        if regs:
-            design = flows.Design(f"{core.name}_regs", "mm_core_regs",
-                                  (*core.sources(), Path(wrapper), rtl / eng.REGS_RTL), tuple(core.includes()))
-            return design, {"Width": self.width}
-        top, src, name = (("mm_modexp", eng.ENGINE_RTL, "engine") if kind == "modexp"
-                          else ("mm_modexp_crt", eng.CRT_RTL, "crt_engine"))
-        design = flows.Design(f"{core.name}_{name}", top,
-                              (*core.sources(), Path(wrapper), rtl / eng.LEN_CHECK_RTL, rtl / src),
-                              tuple(core.includes()))
-        return design, {"Width": self.width}
+        # The wrapper's folder is named after the core's own parameters (it is
+        # part of the cache key: GENERATED), with a suffix for mm_core_regs,
+        # which wraps the core as registered (its own checks on).
+        tag = design.param_tag({k: v for k, v in hdl.items() if k != "Width"})
+        folder = (build or default_build()) / "engine" / f"{core.name}_{tag}{'_regs' if kind == 'regs' else ''}"
+        d = design.build(kind, core, self.params or None, folder)
+        return d, {"Width": self.width}
 
 
 def parse_option_value(text: str) -> int | float | str:
@@ -178,7 +166,6 @@ def parse_flow_options(items: list[str], target: str, flag: str = "--option") ->
                              f"(it has {', '.join(sorted(known))})")
         out[name] = parse_option_value(value)
     return out
-
 
 
 #: How a hashed file under the build folder (an engine's generated core

@@ -30,7 +30,6 @@ import os
 import re
 import statistics
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from ... import resources
@@ -104,24 +103,6 @@ FLOW_FILES = {
 TARGETS = tuple(DEFAULTS)
 CLOCK = "clk_i"
 RESET = "rst_ni"
-
-
-@dataclass(frozen=True)
-class Design:
-    """What a flow synthesizes when it is not a registered core alone (the
-    engine mm_modexp around a core): the same attributes the flows use of a
-    :class:`~montmul.cores.Core`."""
-
-    name: str
-    top: str
-    files: tuple[Path, ...]
-    incs: tuple[Path, ...]
-
-    def sources(self) -> list[Path]:
-        return list(self.files)
-
-    def includes(self) -> list[Path]:
-        return list(self.incs)
 
 
 def fill(template: str, **fields: object) -> str:
