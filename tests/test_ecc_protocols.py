@@ -346,8 +346,10 @@ def test_rtl_mismatch_is_a_clear_error(monkeypatch):
             out.append(api.SimResult(r.result ^ (i == 7), 0, r.cycles))
         return out
 
+    from montmul.apps.modexp import ModelMismatch
+
     monkeypatch.setattr(api, "simulate", wrong)
-    with pytest.raises(RuntimeError, match=r"disagrees with the model on product 7 of \d+"):
+    with pytest.raises(ModelMismatch, match=r"disagrees with the model on product 7 of \d+"):
         ecc.ecdsa_sign("secp160r1", 5, MSG, "sha256", core=CORE, sim="icarus")
 
 

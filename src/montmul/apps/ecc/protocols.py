@@ -179,20 +179,22 @@ class Session:
 def check_rtl(session: Session) -> None:
     """Run every product the session recorded through its core's RTL in one
     batch and require each result and latency to equal the model's;
-    RuntimeError naming the first mismatch otherwise.  Nothing to do for
+    :class:`montmul.apps.modexp.ModelMismatch` (a RuntimeError) naming the
+    first mismatch otherwise.  Nothing to do for
     ``sim="model"``."""
     if session.sim == "model":
         return
     from ...flows.sim.api import simulate
+    from ..modexp import ModelMismatch
 
     jobs = [(a, b, F.p, r, cyc) for F in (session.F, session.S) for a, b, r, cyc in F.log]
     got = simulate(cores.get(session.core), session.width, [j[:3] for j in jobs], sim=session.sim,
                    params=session.params or None)
     if len(got) != len(jobs):
-        raise RuntimeError(f"{session.sim} returned {len(got)} results for {len(jobs)} products")
+        raise ModelMismatch(f"{session.sim} returned {len(got)} results for {len(jobs)} products")
     for i, ((a, b, n, r, cyc), g) in enumerate(zip(jobs, got)):
         if g.err or g.s != r or g.cycles != cyc:
-            raise RuntimeError(
+            raise ModelMismatch(
                 f"RTL ({session.sim}, {session.core}, width {session.width}) disagrees with the model on product "
                 f"{i} of {len(jobs)}: a={a:#x} b={b:#x} n={n:#x}: result {g.s:#x} (err {g.err}), {g.cycles} cycles; "
                 f"model {r:#x}, {cyc} cycles")
