@@ -448,3 +448,13 @@ def _brainpool_ecdh():
 def test_rfc7027_brainpool_ecdh(name, dA, xB, yB, z):
     c = ecc.curve(name)
     assert ecc.ecdh(name, dA, ecc.encode_point(c, xB, yB), "point", core=CORE) == z
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("core", sorted(cores.CORES))
+def test_every_core_gives_the_same_signature(core):
+    # the same RFC 6979 signature on every registered core's model (their
+    # radices and output ranges differ; the field layer hides both)
+    key = crypto_key("secp192r1", 0x5EC)
+    want = key.sign(MSG, ec.ECDSA(hashes.SHA256(), deterministic_signing=True))
+    assert ecc.ecdsa_sign("secp192r1", d_of(key), MSG, "sha256", core=core) == want
