@@ -40,6 +40,7 @@ report: setup  ## refresh docs/results.md, docs/figures/, README's table (hours 
 
 bench-rsa: setup  ## RSA-1024/2048/3072/4096 CRT bench (CRT engine and 2 x mm_modexp), each RSA-1024 and RSA-2048 row confirmed on Verilator, into build/bench/rsa.{md,json} (UPDATE=1: the tracked bench/rsa.{md,json})
 	$(PY) -m montmul.apps.bench_rsa --jobs $(JOBS) --crt-engine both --confirm verilator --confirm-bits 1024,2048 --out $(if $(UPDATE),bench,build/bench)/rsa.md --json-out $(if $(UPDATE),bench,build/bench)/rsa.json
+	$(if $(UPDATE),$(PY) -m montmul.apps.report.choosing --out docs/choosing.md)
 
 rsa-axil: setup  ## RSA-2048 PKCS#1 v1.5 signature through the AXI4-Lite wrapper (scs_new_ct, CRT, Verilator)
 	MONTMUL_AXIL_RSA2048=1 $(PY) -m pytest -q -s tb/mm_modexp_axil -k rsa2048
@@ -53,6 +54,7 @@ coverage: setup  ## line and toggle coverage of every core's bench on Verilator 
 
 report-ecp5: setup  ## every core on ECP5 at 256/1024/2048 bits + engine vs core: docs/results_ecp5.md, README's ECP5 block (synthesis cache only; RUN=1 runs what is missing: hours)
 	$(PY) -m montmul.apps.report.ecp5 $(if $(RUN),,--cached) --out docs/results_ecp5.md --readme README.md
+	$(PY) -m montmul.apps.report.choosing --out docs/choosing.md
 
 synth-save: setup  ## copy finished synthesis results from build/synth/cache into the tracked store syn/results/ (then commit them)
 	$(PY) -m montmul.flows.synth.store save

@@ -10,23 +10,25 @@ import pytest
 
 from montmul import cores
 from montmul.flows import synth
+from montmul.flows.synth import tuning
 from montmul.apps.report import ecp5
 
 
 def test_ecp5_options_by_width():
+    """The flow's tuning (montmul.flows.synth.tuning) by width, core and engine."""
     c = cores.get("r2_basic")
-    assert c.ecp5_options(256) == {}
-    assert c.ecp5_options(1024) == dict(cores.ECP5_OPTIONS[1024])
-    assert c.ecp5_options(4096) == dict(cores.ECP5_OPTIONS[1024])  # the largest key not above the width
-    assert cores.get("dsp_redundant_ecp5").ecp5_options(1024)["share"] == 0
+    assert tuning.ecp5_options(c, 256) == {}
+    assert tuning.ecp5_options(c, 1024) == dict(tuning.DEFAULT[1024])
+    assert tuning.ecp5_options("r2_basic", 4096) == dict(tuning.DEFAULT[1024])  # the largest key not above the width
+    assert tuning.ecp5_options("dsp_redundant_ecp5", 1024)["share"] == 0
     # an engine adds its own from 1024 bits
-    assert c.ecp5_options(1024, engine=True) == {**cores.ECP5_OPTIONS[1024], **cores.ENGINE_ECP5_OPTIONS[1024]}
-    assert c.ecp5_options(256, engine=True) == {}
+    assert tuning.ecp5_options(c, 1024, engine=True) == {**tuning.DEFAULT[1024], **tuning.ENGINE[1024]}
+    assert tuning.ecp5_options(c, 256, engine=True) == {}
     # a job takes them unless it overrides them
     _, _, opts = synth.Job("r2_basic", 1024, "ecp5").resolve()
-    assert opts["seeds"] == cores.ECP5_OPTIONS[1024]["seeds"]
+    assert opts["seeds"] == tuning.DEFAULT[1024]["seeds"]
     _, _, opts = synth.Job("r2_basic", 1024, "ecp5", engine=True).resolve()
-    assert opts["router"] == cores.ENGINE_ECP5_OPTIONS[1024]["router"]
+    assert opts["router"] == tuning.ENGINE[1024]["router"]
     _, _, opts = synth.Job("r2_basic", 1024, "ecp5", engine=True, options={"router": "router1"}).resolve()
     assert opts["router"] == "router1"
     _, _, opts = synth.Job("r2_basic", 256, "ecp5").resolve()
@@ -107,7 +109,7 @@ def test_build_markdown_readme(monkeypatch, tmp_path):
     assert "`montmul synth --core r2_basic --width 2048 --target ecp5`" in md  # listed as not run
     assert "`montmul synth --core r2_basic --width 1024 --target ecp5 --engine`" in md
     pair = next(j for r, j in ecp5.jobs((256,)) if r == "pair" and j.core == "r2_basic" and j.width == 1024)
-    eng = "".join(f" --option {k}={v}" for k, v in cores.ENGINE_ECP5_OPTIONS[1024].items())  # the engine's own
+    eng = "".join(f" --option {k}={v}" for k, v in tuning.ENGINE[1024].items())  # the engine's own
     assert eng and ecp5.command(pair) == f"montmul synth --core r2_basic --width 1024 --target ecp5{eng}"
     regs = next(j for r, j in ecp5.jobs((256,)) if r == "regs" and j.core == "r2_basic" and j.width == 1024)
     assert ecp5.command(regs) == ("montmul synth --core r2_basic --width 1024 --target ecp5 --engine regs "
@@ -138,16 +140,14 @@ def test_does_not_fit_cell_names_what_is_short():
 
 
 def test_intro_names_each_core_with_its_own_flow_options(monkeypatch):
-    """The report's intro names the cores whose registry flow options differ
-    from the shared ones, with those options, from the registry itself."""
+    """The report's intro names the cores whose flow options differ from the
+    shared ones, with those options, from the flow's tuning itself."""
     text = ecp5._own_options_text()
-    for name, core in cores.CORES.items():
-        assert (f"`{name}`" in text) == (dict(core.ecp5) != dict(cores.ECP5_OPTIONS)), name
+    for name in cores.CORES:
+        assert (f"`{name}`" in text) == (dict(tuning.table(name)) != dict(tuning.DEFAULT)), name
     assert "router=router2" in text  # the DSP family's
-    # a core changed in the registry shows up with its options
-    import dataclasses
-    changed = dataclasses.replace(cores.get("scs1"), ecp5={1024: {"seeds": 1, "router": "router9"}})
-    monkeypatch.setitem(cores.CORES, "scs1", changed)
+    # a core tuned otherwise shows up with its options
+    monkeypatch.setitem(tuning.BY_CORE, "scs1", {1024: {"seeds": 1, "router": "router9"}})
     assert "`scs1`: seeds=1, router=router9 from 1024 bits" in ecp5._own_options_text()
 
 
@@ -178,7 +178,7 @@ def test_engine_against_core_by_the_median_of_the_seeds(monkeypatch):
            "60.0, 55.0) | -16.7 % | no |" in md
     line = next(x for x in md.splitlines() if x.startswith("| `scs_new` | 1024 |"))
     col = line.split(" | ")[2]  # the engine's flow options in their own column
-    assert all(f"{k}={v}" in col for k, v in cores.ENGINE_ECP5_OPTIONS[1024].items())
+    assert all(f"{k}={v}" in col for k, v in tuning.ENGINE[1024].items())
     # a seed not run yet: the median of those that ran (the lower of two), named
     del fm[("modexp", 3)]
     row = next(r for r in ecp5.engine_rows(ecp5.build((1024,), run=False)) if r["core"] == "scs_new"
@@ -186,7 +186,7 @@ def test_engine_against_core_by_the_median_of_the_seeds(monkeypatch):
     assert row["engine_result"]["fmax_mhz"] == 50.0 and row["engine_result"]["fmax_seeds"] == {"1": 50.0, "2": 60.0}
     md = ecp5.markdown(ecp5.build((1024,), run=False))
     assert "--engine --option seed=3`" in md  # listed as not run
-    eng = "".join(f" --option {k}={v}" for k, v in cores.ENGINE_ECP5_OPTIONS[1024].items())
+    eng = "".join(f" --option {k}={v}" for k, v in tuning.ENGINE[1024].items())
     assert ("`montmul synth --core scs_new --width 1024 --target ecp5 --engine regs --param CheckRange=0 "
             f"--param CheckMod=0{eng} --option seed=2`") in md
 

@@ -196,9 +196,8 @@ def test_rekey_keeps_a_result_whose_job_now_resolves_to_other_options(dirs, monk
     res["hashes"]["flow_files"][rel] = "0" * 64
     res["key"] = "d" * 24
     old = _write(st, res)
-    core = synth.cores.lookup(JOB.core)
     with monkeypatch.context() as m:
-        m.setattr(type(core), "ecp5_options", lambda self, width, engine=False: {"timing_weight": 60})
+        m.setattr(synth.tuning, "ecp5_options", lambda core, width, engine=False: {"timing_weight": 60})
         assert synth.cache_key(JOB)[1]["options"]["timing_weight"] == 60
         assert store.rekey([rel], st) == [] and old.is_file()
     assert [e["path"] for e in store.rekey([rel], st, dry_run=True)] == [old]

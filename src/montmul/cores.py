@@ -20,10 +20,10 @@ Every entry answers the same questions, each by a field or a function of
 * how long it takes: ``latency_bound(k, p)`` (worst case, cycles),
   ``data_dependent``, ``in_flight(p)`` (multiplications it keeps in flight;
   responses come back in request order);
-* how it is tested: ``test_widths``, ``test_params``, ``test_random``;
-* how its ECP5 runs are made: ``ecp5`` (flow options by width,
-  :meth:`Core.ecp5_options`), which the reports and benches share, so they
-  meet each other's cached results.
+* how it is tested: ``test_widths``, ``test_params``, ``test_random``.
+
+The registry holds datasheet facts only; how the synthesis flows are tuned
+for a core lives with the flow (:mod:`montmul.flows.synth.tuning`).
 """
 
 from __future__ import annotations
@@ -76,17 +76,6 @@ SHARED_PARAMS: dict[str, Param] = {"Width": WIDTH, "CheckRange": CHECK_RANGE, "C
 TEST_WIDTHS: Mapping[str, tuple[int, ...]] = {"icarus": (8, 64), "verilator": (64, 256)}
 
 
-#: ECP5 flow options (overrides of montmul.flows.synth.flows.DEFAULTS["ecp5"]) by
-#: the smallest width they apply to (:meth:`Core.ecp5_options`): from 1024
-#: bits one placement seed; nextpnr's default router (router1).  Measurements
-#: behind the choice: docs/synthesis.md, "Flow options".
-ECP5_OPTIONS: Mapping[int, Mapping[str, object]] = {1024: {"seeds": 1}}
-#: What an engine around a core (``--engine``) adds from 1024 bits: router2
-#: and the heap placer's timing weight 60 (nextpnr's default 10).
-#: Measurements behind the choice: docs/synthesis.md, "Flow options".
-ENGINE_ECP5_OPTIONS: Mapping[int, Mapping[str, object]] = {1024: {"router": "router2", "timing_weight": 60}}
-
-
 def _one(p: Params) -> int:
     return 1
 
@@ -119,8 +108,6 @@ class Core:
     test_params: tuple[Params, ...] = ()
     #: random products per bench run: about test_random / k, in [8, 200]
     test_random: int = 4096
-    #: ECP5 flow options by the smallest width they apply to (ECP5_OPTIONS)
-    ecp5: Mapping[int, Mapping[str, object]] = field(default_factory=lambda: dict(ECP5_OPTIONS))
 
     # --- parameters --------------------------------------------------------
     @property
@@ -173,18 +160,6 @@ class Core:
         """The model's answer to one request, for the parameters ``params``."""
         p = self.hdl_params(width, **(params or {}))
         return self.model(a, b, n, width, **{kw: p[hdl] for hdl, kw in self.model_args.items()})
-
-    def ecp5_options(self, width: int, engine: bool = False) -> dict[str, object]:
-        """The ECP5 flow options of a ``width``-bit run of the core (or, with
-        ``engine``, of an exponentiation engine around it): the :attr:`ecp5`
-        entry with the largest key not above ``width``, empty below every key
-        (the flow's defaults), and for an engine :data:`ENGINE_ECP5_OPTIONS`
-        on top."""
-        def pick(table: Mapping[int, Mapping[str, object]]) -> dict[str, object]:
-            keys = [w for w in table if w <= width]
-            return dict(table[max(keys)]) if keys else {}
-
-        return {**pick(self.ecp5), **(pick(ENGINE_ECP5_OPTIONS) if engine else {})}
 
     # --- files -------------------------------------------------------------
     def sources(self) -> list[Path]:
@@ -329,11 +304,6 @@ register(Core(
     description="SCS-MM-2: two-level CSA loop, reused for the conversion until SC = 0",
 ))
 
-#: 2048-bit ECP5 runs of the carry-save cores that router1 does not route
-#: within the hour: router2 and a two-hour budget; below 2048 bits the
-#: defaults (docs/synthesis.md, "Flow options").
-WIDE_ROUTE_ECP5 = {**ECP5_OPTIONS, 2048: {**ECP5_OPTIONS[1024], "router": "router2", "budget_s": 7200}}
-
 register(Core(
     name="fcs1_bin",
     family="radix2",
@@ -348,7 +318,6 @@ register(Core(
     # Constant: k+2 iterations, then ceil((k+1)/w) converter words.
     latency_bound=lambda k, p: (k + 2) + ceil_div(k + 1, p["CpaWidth"]),
     description="FCS-MM-1 (five-to-two CSA, BRFA, carry-save in/out) with a word-serial CPA to binary",
-    ecp5=WIDE_ROUTE_ECP5,
 ))
 
 register(Core(
@@ -365,7 +334,6 @@ register(Core(
     # Constant: 1 precompute cycle (D = B + N), k+2 iterations, converter words.
     latency_bound=lambda k, p: 1 + (k + 2) + ceil_div(k + 1, p["CpaWidth"]),
     description="FCS-MM-2 (D = B + N in carry-save, four-to-two CSA) with a word-serial CPA to binary",
-    ecp5=WIDE_ROUTE_ECP5,
 ))
 
 register(Core(
@@ -379,7 +347,6 @@ register(Core(
     latency_bound=mscs_bound,
     data_dependent=True,
     description="MSCS-MM: one-level CSA for D = B + N, the k+2 iterations and the conversion",
-    ecp5=WIDE_ROUTE_ECP5,
 ))
 
 register(Core(
@@ -393,7 +360,6 @@ register(Core(
     latency_bound=fcs_mmm42_bound,
     data_dependent=True,
     description="FCS-MMM42 (reconstructed): 4:2 CSA, skipped iterations, binary interface with CSA conversion",
-    ecp5=WIDE_ROUTE_ECP5,
 ))
 
 register(Core(
@@ -473,10 +439,6 @@ WORD_WIDTH = Param(16, systolic.WORD_WIDTH_MIN, systolic.WORD_WIDTH_MAX, "word w
 #: WordWidth 8 and 32 at each simulator's smallest width (Icarus k = 8: 2 and
 #: 1 words; Verilator k = 64: 9 words in three arithmetic cores, and 3).
 SYSTOLIC_TEST_WIDTHS = {"icarus": (8, 32), "verilator": (64,)}
-#: ECP5 runs of the systolic cores: a two-hour budget from 1024 bits, router2
-#: at 2048 bits (docs/synthesis.md, "Flow options").
-SYSTOLIC_ECP5 = {1024: {"budget_s": 7200, "seeds": 1},
-                 2048: {"budget_s": 7200, "seeds": 1, "router": "router2"}}
 SYSTOLIC_TEST_PARAMS = ({"WordWidth": 8}, {"WordWidth": 32})
 
 
@@ -500,7 +462,6 @@ register(Core(
     description="Word-level systolic array: m PEs with two w x w multipliers each, quotient block, N' in the core",
     test_widths=SYSTOLIC_TEST_WIDTHS,
     test_params=SYSTOLIC_TEST_PARAMS,
-    ecp5=SYSTOLIC_ECP5,
 ))
 
 register(Core(
@@ -521,7 +482,6 @@ register(Core(
     description="Multiplexed systolic array: ceil(m/4) arithmetic cores, one multiplier block per four one-adder PEs",
     test_widths=SYSTOLIC_TEST_WIDTHS,
     test_params=SYSTOLIC_TEST_PARAMS,
-    ecp5=SYSTOLIC_ECP5,
 ))
 
 
@@ -533,11 +493,6 @@ register(Core(
 DSP_RTL = SHELL + ("common/mm_req_pipe.sv", "dsp/mm_dsp_redundant.sv")
 DSP_INTERLEAVE = Param(1, 1, 3, "products in flight (register stages per step)")
 DSP_TEST_WIDTHS = {"icarus": (8, 64), "verilator": (64, 256)}
-#: ECP5 runs of the DSP cores from 1024 bits: without Yosys's `share` pass
-#: (its SAT search over the multipliers does not end in useful time), a
-#: two-hour budget, router2, one seed (docs/dsp.md, "Measured (Yosys,
-#: nextpnr-ecp5)").
-DSP_ECP5 = {1024: {"share": 0, "budget_s": 7200, "router": "router2", "seeds": 1}}
 
 
 def dsp_r_log2(k: int, p: Params, n: int) -> int:
@@ -574,7 +529,6 @@ register(Core(
     in_flight=lambda p: p["Interleave"],
     description="Paper 003: redundant radix-2^15 digits, 24x17 digit multipliers, Interleave products in flight",
     test_widths=DSP_TEST_WIDTHS,
-    ecp5=DSP_ECP5,
 ))
 
 register(Core(
@@ -597,7 +551,6 @@ register(Core(
     in_flight=lambda p: p["Interleave"],
     description="Paper 003 on 18x18 multipliers (ECP5): r1 = r2 = 16",
     test_widths={"icarus": (16,), "verilator": (64,)},
-    ecp5=DSP_ECP5,
 ))
 
 

@@ -22,10 +22,10 @@ if os.environ.get("MONTMUL_IN_SIM"):
 
     import cocotb
     import gmpy2
-    from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly
+    from cocotb.triggers import ClockCycles, FallingEdge
 
     from montmul.engine import CrtRequest, crt_engine_model, crt_pre_cycles, crt_rejects, crt_request
-    from montmul.flows.sim.driver import CrtDriver, config
+    from montmul.flows.sim.driver import CrtDriver, config, reset_pulse
     from montmul.flows.sim.suite import rng_from_env as _rng
 
     def _prime(rng: random.Random, k: int) -> int:
@@ -150,14 +150,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         for frac in (0.1, 0.6, 0.97):
             await b.drv.request(*req.ports(), 0)
             await ClockCycles(dut.clk_i, max(1, int(want.cycles * frac)))
-            await FallingEdge(dut.clk_i)
-            dut.rst_ni.value = 0
-            await ReadOnly()
-            assert int(dut.out_valid_o.value) == 0, "out_valid_o must drop at reset"
-            await FallingEdge(dut.clk_i)
-            dut.rst_ni.value = 1
-            await ReadOnly()
-            assert int(dut.in_ready_o.value) == 1, "engine must be idle after reset"
+            await reset_pulse(dut, "engine")
             await FallingEdge(dut.clk_i)
             await b.check(req, 1)
 

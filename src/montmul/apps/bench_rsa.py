@@ -103,7 +103,7 @@ def ecp5_result(core: str, params: dict[str, int], width: int, run_synth: bool =
                 engine: str = "modexp", options: dict[str, object] | None = None) -> dict:
     """The engine's post-route ECP5 figures at ``width`` (``montmul synth
     --core NAME --width K --target ecp5 --engine modexp|crt``, with
-    ``options`` as ``--option`` on top of the registry's flow options) from
+    ``options`` as ``--option`` on top of the flow's tuning, montmul.flows.synth.tuning) from
     the synthesis cache, or run now with ``run_synth``: fmax_mhz, luts, ff,
     dsp, bram, fits (True/False/None: unknown), result (a synthesis result
     exists, with an Fmax or, timed out or too big, without) and a note

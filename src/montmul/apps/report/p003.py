@@ -23,15 +23,16 @@ from ... import cores
 from .. import stats
 from ...models import dsp
 from ...flows import synth
-from ...flows.synth import Job, run_many
+from ...flows.synth import Job, run_many, tuning
 from .papers import FPGA_PAPERS
 
 INTERLEAVES = (1, 2, 3)
 XILINX = ("dsp_redundant", (256, 504))
 ECP5 = ("dsp_redundant_ecp5", (256, 1024))
-#: ECP5 flow options per width: the registry's (cores.DSP_ECP5, which says
-#: why share=0, two hours, router2 and one seed at 1024 bits)
-ECP5_OPTIONS = {k: cores.get(ECP5[0]).ecp5_options(k) for k in ECP5[1]}
+#: ECP5 flow options per width: the flow's tuning of the DSP cores
+#: (montmul.flows.synth.tuning.DSP: share=0, two hours, router2 and one seed
+#: at 1024 bits; docs/dsp.md says why)
+ECP5_OPTIONS = {k: tuning.ecp5_options(ECP5[0], k) for k in ECP5[1]}
 #: the measurement behind share=0: the 256-bit I = 1 build with and without
 #: `share` (both cheap), compared in the section
 SHARE_CHECK = (256, 1)

@@ -43,6 +43,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from ... import cores, engine, progress, resources
 from ...flows import synth
+from ...flows.synth import tuning
 from ...models import systolic as model
 from . import papers
 
@@ -51,8 +52,8 @@ LABEL = {"systolic": "systolic", "systolic_mux": "multiplexed"}
 WIDTH = 1024
 WORD_WIDTHS = (16, 32)
 XILINX_OPTIONS = {"family": "xc5v"}
-#: ECP5 flow options of the 1024-bit runs: the registry's (cores.SYSTOLIC_ECP5)
-ECP5_OPTIONS = cores.get(CORES[0]).ecp5_options(WIDTH)
+#: ECP5 flow options of the 1024-bit runs: the flow's tuning of the systolic cores (tuning.SYSTOLIC)
+ECP5_OPTIONS = tuning.ecp5_options(CORES[0], WIDTH)
 #: MULT18X18D blocks of the ECP5 device the flow places on (LFE5U-85F,
 #: synth.DEFAULTS["ecp5"]["device"] = "85k"; Lattice DS1044 table 1-1).
 ECP5_85K_MULT18 = 156

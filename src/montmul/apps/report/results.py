@@ -82,7 +82,7 @@ def _model_hash() -> str:
     """Hash of what the cycle statistics depend on: the registry, the
     statistics and the models, as code (comments do not count)."""
     src = resources.package_dir()
-    return resources.code_digest([src / "cores.py", src / "stats.py", *(src / "models").rglob("*.py")], src)
+    return resources.code_digest([src / "cores.py", src / "apps" / "stats.py", *(src / "models").rglob("*.py")], src)
 
 
 def _cycles_one(args) -> dict:

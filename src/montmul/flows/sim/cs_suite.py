@@ -23,7 +23,7 @@ import cocotb
 from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly, RisingEdge
 
 from ...models import InputError, radix2
-from .driver import CsDriver, CsResponse, config
+from .driver import CsDriver, CsResponse, config, cycles_refused, reset_pulse
 from .suite import P001_A, P001_B, P001_N, P001_S, n_random, random_count, rng_from_env
 
 
@@ -186,14 +186,7 @@ async def test_reset_mid_operation(dut):
     for frac in (0.0, 0.1, 0.5, 0.9):
         await drv.request(*op)
         await ClockCycles(dut.clk_i, max(1, int(cycles * frac) - 1))
-        await FallingEdge(dut.clk_i)
-        dut.rst_ni.value = 0
-        await ReadOnly()
-        assert int(dut.out_valid_o.value) == 0, "out_valid_o must drop at reset"
-        await FallingEdge(dut.clk_i)
-        dut.rst_ni.value = 1
-        await ReadOnly()
-        assert int(dut.in_ready_o.value) == 1, "core must be idle after reset"
+        await reset_pulse(dut)
         await check(drv, op)
 
 
@@ -210,14 +203,7 @@ async def test_request_while_busy(dut):
     t1 = await drv.request(*op1)
     drv.drive(op2)
     dut.in_valid_i.value = 1
-    waited = 0
-    while True:
-        await RisingEdge(dut.clk_i)
-        await ReadOnly()
-        if int(dut.out_valid_o.value):
-            break
-        assert int(dut.in_ready_o.value) == 0, "in_ready_o high while busy"
-        waited += 1
+    waited = await cycles_refused(dut)
     assert waited > 0
     verify(await drv.response(t1, t_valid=drv.now_cycles()), op1)
     await ReadOnly()

@@ -167,6 +167,32 @@ class Response:
     cycles: int
 
 
+async def reset_pulse(dut, what: str = "core") -> None:
+    """Reset the DUT for one cycle, between falling edges: its response must
+    drop at once, and it must be idle (``in_ready_o`` high) right after."""
+    await FallingEdge(dut.clk_i)
+    dut.rst_ni.value = 0
+    await ReadOnly()
+    assert int(dut.out_valid_o.value) == 0, "out_valid_o must drop at reset"
+    await FallingEdge(dut.clk_i)
+    dut.rst_ni.value = 1
+    await ReadOnly()
+    assert int(dut.in_ready_o.value) == 1, f"{what} must be idle after reset"
+
+
+async def cycles_refused(dut) -> int:
+    """With a request held valid while the DUT is busy: the cycles until its
+    response is valid, each with ``in_ready_o`` low (the request not taken)."""
+    waited = 0
+    while True:
+        await RisingEdge(dut.clk_i)
+        await ReadOnly()
+        if int(dut.out_valid_o.value):
+            return waited
+        assert int(dut.in_ready_o.value) == 0, "in_ready_o high while busy"
+        waited += 1
+
+
 def core_timeout(core: cores.Core, width: int, params: dict[str, int]) -> int:
     """Twice the latency bound (plus slack) is a hang."""
     return 2 * core.bound(width, params) + 100

@@ -17,7 +17,7 @@ import cocotb
 from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly, RisingEdge
 
 from ...models import InputError
-from .driver import CoreDriver, config
+from .driver import CoreDriver, config, cycles_refused, reset_pulse
 
 #: paper 001's 32-bit known-answer example (R = 2^32 there).
 P001_A, P001_B, P001_N, P001_S = 1073741826, 1876543286, 2147483659, 1567508594
@@ -188,14 +188,7 @@ async def test_reset_mid_operation(dut):
     for frac in (0.1, 0.5, 0.9):
         await drv.request(a, b, n)
         await ClockCycles(dut.clk_i, max(1, int(want.cycles * frac) - 1))
-        await FallingEdge(dut.clk_i)
-        dut.rst_ni.value = 0
-        await ReadOnly()
-        assert int(dut.out_valid_o.value) == 0, "out_valid_o must drop at reset"
-        await FallingEdge(dut.clk_i)
-        dut.rst_ni.value = 1
-        await ReadOnly()
-        assert int(dut.in_ready_o.value) == 1, "core must be idle after reset"
+        await reset_pulse(dut)
         await _check(drv, a, b, n)
 
 
@@ -213,14 +206,7 @@ async def test_request_while_busy(dut):
     # Present the second request at once and keep it there.
     dut.a_i.value, dut.b_i.value, dut.n_i.value = a2, b2, n
     dut.in_valid_i.value = 1
-    waited = 0
-    while True:
-        await RisingEdge(dut.clk_i)
-        await ReadOnly()
-        if int(dut.out_valid_o.value):
-            break
-        assert int(dut.in_ready_o.value) == 0, "in_ready_o high while busy"
-        waited += 1
+    waited = await cycles_refused(dut)
     assert waited > 0
     _verify(await drv.response(t1, t_valid=drv.now_cycles()), a1, b1, n)
     # The request held high all along is taken at the next edge, unchanged.

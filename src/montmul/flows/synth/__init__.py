@@ -44,7 +44,7 @@ from pathlib import Path
 
 from ... import cores, design, resources
 from ... import progress as bars
-from . import flows, tools
+from . import flows, tools, tuning
 from .figures import derived, figures
 from .flows import DEFAULTS, TARGETS
 from .tools import ToolError
@@ -82,7 +82,7 @@ class Job:
     extra HDL parameters (the core's defaults and fixed overrides apply
     otherwise); ``options`` override the target's flow options
     (:data:`DEFAULTS`, then for ECP5 the registry's options for the width
-    and for an engine, :meth:`montmul.cores.Core.ecp5_options`).  ``engine``: synthesize the exponentiation engine
+    and for an engine, :func:`montmul.flows.synth.tuning.ecp5_options`).  ``engine``: synthesize the exponentiation engine
     ``mm_modexp`` around the core (its generated wrapper,
     :func:`montmul.design.core_wrapper`) instead of the core alone."""
 
@@ -112,7 +112,7 @@ class Job:
         if bad:
             raise ValueError(f"unknown {self.target} flow option(s) {', '.join(bad)}; known: {', '.join(known)}")
         engine = self.engine_kind in ("modexp", "crt")  # "regs" takes the core's own flow options
-        width_opts = core.ecp5_options(self.width, engine=engine) if self.target == "ecp5" else {}
+        width_opts = tuning.ecp5_options(core, self.width, engine=engine) if self.target == "ecp5" else {}
         opts = {**DEFAULTS[self.target], **width_opts, **self.options}
         for name, kind in flows.OPTIONAL[self.target].items():
             if name in opts and kind == "int" and (isinstance(opts[name], bool) or not isinstance(opts[name], int)
