@@ -32,6 +32,7 @@ from pathlib import Path
 
 from .. import VERSION, cores, progress
 from .rsa import add_parsers as add_rsa_parsers
+from .ecc import add_parsers as add_ecc_parsers
 from .formal import add_parser as add_formal_parser
 from .util import (
     DEFAULT_SIM, EXIT_CHECK, EXIT_INPUT, EXIT_INTERRUPT, EXIT_OK, EXIT_PIPE, EXIT_TOOL, EXIT_USAGE, SIMS, CliError,
@@ -636,6 +637,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_rsa_parsers(sub, core_args, subparser)  # modexp, rsa (src/montmul/cli/rsa.py)
     add_formal_parser(sub, subparser)  # formal (src/montmul/cli/formal.py)
+    add_ecc_parsers(sub, subparser)  # ecc (src/montmul/cli/ecc.py)
     inherit_options(p)
     for sp in all_parsers(p):
         sp.formatter_class = HelpFormatter
