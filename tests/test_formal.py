@@ -45,8 +45,8 @@ def _patched(rel: str, old: str, new: str) -> dict[str, str]:
 
 @pytest.fixture(autouse=True)
 def _build_dir(request, monkeypatch):
-    # The YoWASP tools cannot see /tmp: build under the checkout, one folder
-    # per test (pytest -n runs tests whose jobs share a name side by side).
+    # One build folder per test under the checkout's build/ (pytest -n runs
+    # tests whose jobs share a name side by side).
     name = "".join(ch if ch.isalnum() else "_" for ch in request.node.name)
     root = Path(__file__).resolve().parents[1] / "build" / "test_formal" / name
     monkeypatch.setenv(resources.BUILD_ENV, str(root))
