@@ -615,7 +615,10 @@ R4BOOTH_PARAMS = {
     "WordWidth": Param(16, 4, 64, "word width w: a power of two"),
     "NumPes": Param(2, 1, 256, "processing elements p"),
     "FifoLatency": Param(1, 1, 8, "FIFO latency b"),
+    "ShiftLeft": Param(0, 0, 1, "0: right-shifting PEs, 1: left-shifting PEs (each core pins it)"),
 }
+R4BOOTH_RTL = SHELL + ("scalable/mm_r4booth_pe.sv", "scalable/mm_r4booth_mem.sv", "scalable/mm_r4booth_fifo.sv",
+                       "scalable/mm_r4booth.sv")
 R4BOOTH_ARGS = {"WordWidth": "word_width", "NumPes": "num_pes", "FifoLatency": "fifo_latency"}
 
 
@@ -646,12 +649,11 @@ register(Core(
     name="r4booth_right",
     family="scalable",
     paper="002 Figs. 2-5, Sec. IV-A, IV-C (right-shifting PE)",
-    top="mm_r4booth_right",
-    rtl=SHELL + ("scalable/mm_r4booth_right_pe.sv", "scalable/mm_r4booth_mem.sv",
-                 "scalable/mm_r4booth_fifo.sv",
-                 "scalable/mm_r4booth_right.sv"),
+    top="mm_r4booth",
+    rtl=R4BOOTH_RTL,
     model=scalable.r4booth_right,
     params=R4BOOTH_PARAMS,
+    fixed={"ShiftLeft": 0},
     model_args=R4BOOTH_ARGS,
     check=r4booth_check("right"),
     r_log2=r4booth_r_log2,
@@ -668,12 +670,11 @@ register(Core(
     name="r4booth_left",
     family="scalable",
     paper="002 Figs. 2-3, 6, Sec. IV-B, IV-C (left-shifting PE)",
-    top="mm_r4booth_left",
-    rtl=SHELL + ("scalable/mm_r4booth_left_pe.sv", "scalable/mm_r4booth_mem.sv",
-                 "scalable/mm_r4booth_fifo.sv",
-                 "scalable/mm_r4booth_left.sv"),
+    top="mm_r4booth",
+    rtl=R4BOOTH_RTL,
     model=scalable.r4booth_left,
     params={**R4BOOTH_PARAMS, "NumPes": Param(8, 1, 256, "processing elements p: 2p a multiple of w")},
+    fixed={"ShiftLeft": 1},
     model_args=R4BOOTH_ARGS,
     check=r4booth_check("left"),
     r_log2=r4booth_r_log2,
