@@ -482,6 +482,13 @@ SYSTOLIC_TEST_WIDTHS = {"icarus": (8, 32), "verilator": (64,)}
 SYSTOLIC_ECP5 = {1024: {"budget_s": 7200, "seeds": 1},
                  2048: {"budget_s": 7200, "seeds": 1, "router": "router2"}}
 SYSTOLIC_TEST_PARAMS = ({"WordWidth": 8}, {"WordWidth": 32})
+#: one top, mm_systolic, for both arrays: each core pins Multiplexed; both
+#: read every array module (a tool that elaborates mm_systolic with its
+#: default parameters, as the formal flow's read_verilog does, needs them)
+SYSTOLIC_RTL = SYSTOLIC_CTRL + ("systolic/mm_sys_pe.sv", "systolic/mm_sys_mulblk.sv", "systolic/mm_sys_mpe.sv",
+                                "systolic/mm_sys_mpe_last.sv", "systolic/mm_sys_acore.sv", "systolic/mm_systolic.sv")
+SYSTOLIC_PARAMS = {"WordWidth": WORD_WIDTH,
+                   "Multiplexed": Param(0, 0, 1, "0: systolic array, 1: multiplexed systolic array")}
 
 
 def systolic_r(k: int, p: Params, n: int) -> int:
@@ -494,9 +501,10 @@ register(Core(
     family="systolic",
     paper="004 Sec. 4.1, Fig. 1-5 (reconstructed: docs/systolic.md)",
     top="mm_systolic",
-    rtl=SYSTOLIC_CTRL + ("systolic/mm_sys_pe.sv", "systolic/mm_systolic.sv"),
+    rtl=SYSTOLIC_RTL,
     model=systolic.systolic,
-    params={"WordWidth": WORD_WIDTH},
+    params=SYSTOLIC_PARAMS,
+    fixed={"Multiplexed": 0},
     model_args={"WordWidth": "word_width"},
     r_log2=systolic_r,
     # Exact (data independent): I Newton steps + 1 + 3(m-1) + m.
@@ -511,13 +519,11 @@ register(Core(
     name="systolic_mux",
     family="systolic",
     paper="004 Sec. 4.2, Fig. 6-10 (reconstructed: docs/systolic.md)",
-    top="mm_systolic_mux",
-    rtl=SYSTOLIC_CTRL + (
-        "systolic/mm_sys_mulblk.sv", "systolic/mm_sys_mpe.sv", "systolic/mm_sys_mpe_last.sv",
-        "systolic/mm_sys_acore.sv", "systolic/mm_systolic_mux.sv",
-    ),
+    top="mm_systolic",
+    rtl=SYSTOLIC_RTL,
     model=systolic.systolic_mux,
-    params={"WordWidth": WORD_WIDTH},
+    params=SYSTOLIC_PARAMS,
+    fixed={"Multiplexed": 1},
     model_args={"WordWidth": "word_width"},
     r_log2=systolic_r,
     # Exact (data independent): I Newton steps + 1 + 4(m-1) + m + 1.
