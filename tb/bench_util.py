@@ -68,6 +68,16 @@ def props_violation(core_name: str) -> str:
     return (runner.build_dir(core, "verilator", hdl, props=True) / "props_violation.log").read_text()
 
 
+def props_live(core_name: str):
+    """A bench's test that the bound properties are checked: a request that
+    changes while held stops the Verilator simulation on the property
+    module's assertion (bind it as ``test_<module>_props_live``)."""
+    def test() -> None:
+        log = props_violation(core_name)
+        assert f"Assertion failed in {cores.lookup(core_name).top}.u_core_props" in log, log[-2000:]
+    return test
+
+
 def yosys_equiv(name: str, rtl: list[Path], top: str, params: dict[str, int], other: str,
                 other_top: str) -> tuple[int, str, Path]:
     """Yosys miter of ``top`` (files ``rtl``, HDL ``params``) against the
