@@ -29,7 +29,7 @@ lint: setup  ## Verilator and Verible lint of every RTL file
 	$(PY) -m pytest -q tests/test_lint.py
 
 formal: setup  ## SymbiYosys: every core and mm_modexp at k = 3, handshake by k-induction, function by BMC (docs/formal.md; ~25 min)
-	$(PY) formal/sweep.py --width 3
+	$(PY) -m montmul.apps.formal_sweep --width 3
 
 cycles: setup  ## cycle statistics of scs_new at 1024 and 2048 bits on Verilator (about 10 min)
 	$(PY) -m montmul.cli cycles --core scs_new --width 1024 --samples 10000 --sim verilator
@@ -39,7 +39,8 @@ report: setup  ## refresh docs/results.md, docs/figures/, README's table (hours 
 	$(PY) -m montmul.cli report --widths 1024,2048 --fpga-widths 256,1024,2048 --out docs
 
 bench-rsa: setup  ## RSA-1024/2048/3072/4096 CRT bench (CRT engine and 2 x mm_modexp), each RSA-1024 and RSA-2048 row confirmed on Verilator, into build/bench/rsa.{md,json} (UPDATE=1: the tracked bench/rsa.{md,json})
-	$(PY) bench/bench_rsa.py --jobs $(JOBS) --crt-engine both --confirm verilator --confirm-bits 1024,2048 --out $(if $(UPDATE),bench,build/bench)/rsa.md --json-out $(if $(UPDATE),bench,build/bench)/rsa.json
+	$(PY) -m montmul.apps.bench_rsa --jobs $(JOBS) --crt-engine both --confirm verilator --confirm-bits 1024,2048 --out $(if $(UPDATE),bench,build/bench)/rsa.md --json-out $(if $(UPDATE),bench,build/bench)/rsa.json
+	$(if $(UPDATE),$(PY) -m montmul.apps.report.choosing --out docs/choosing.md)
 
 rsa-axil: setup  ## RSA-2048 PKCS#1 v1.5 signature through the AXI4-Lite wrapper (scs_new_ct, CRT, Verilator)
 	MONTMUL_AXIL_RSA2048=1 $(PY) -m pytest -q -s tb/mm_modexp_axil -k rsa2048
@@ -49,13 +50,14 @@ verify-volume: setup  ## volume harness, every core: 10^6 products at 64 bits, e
 	$(PY) -m montmul.cli verify --core all --width 3,4,5,6 --exhaustive
 
 coverage: setup  ## line and toggle coverage of every core's bench on Verilator at 64 bits (build/coverage/coverage.md)
-	$(PY) -m montmul.sim.coverage --jobs $(JOBS)
+	$(PY) -m montmul.flows.sim.coverage --jobs $(JOBS)
 
 report-ecp5: setup  ## every core on ECP5 at 256/1024/2048 bits + engine vs core: docs/results_ecp5.md, README's ECP5 block (synthesis cache only; RUN=1 runs what is missing: hours)
-	$(PY) -m montmul.report.ecp5 $(if $(RUN),,--cached) --out docs/results_ecp5.md --readme README.md
+	$(PY) -m montmul.apps.report.ecp5 $(if $(RUN),,--cached) --out docs/results_ecp5.md --readme README.md
+	$(PY) -m montmul.apps.report.choosing --out docs/choosing.md
 
 synth-save: setup  ## copy finished synthesis results from build/synth/cache into the tracked store syn/results/ (then commit them)
-	$(PY) -m montmul.synth.store save
+	$(PY) -m montmul.flows.synth.store save
 
 clean:  ## delete build/ (simulator builds, synthesis cache; the tracked store syn/results/ stays)
 	rm -rf build .pytest_cache

@@ -7,7 +7,7 @@ one random c) on each core, as
 * ``crt s&m`` / ``crt ladder``: one mm_modexp_crt request (both halves in
   rounds on one core, Garner's h on the core), square-and-multiply or ladder;
 * ``series``: the two halves as two mm_modexp requests one after the other
-  on one engine (montmul.rsa with Hardware(crt_engine=False): RsaResult.cycles);
+  on one engine (montmul.apps.rsa with Hardware(crt_engine=False): RsaResult.cycles);
 * ``2 engines``: the same two requests on two engines side by side
   (RsaResult.cycles_parallel: twice the hardware).
 

@@ -5,7 +5,7 @@ nextpnr-ecp5 arguments: an experiment on a flow option before it becomes one.
 The job is named as for ``montmul synth`` (core, width, engine, flow
 options); its result must be in the synthesis cache (run ``montmul synth``
 first).  Its Yosys netlist is copied to ``--out`` and nextpnr-ecp5 runs there
-with the flow's own arguments (``montmul.synth.flows.nextpnr_args``) followed
+with the flow's own arguments (``montmul.flows.synth.flows.nextpnr_args``) followed
 by ``--extra``.  Nothing is cached and no stored result changes; the script
 prints the run's Fmax beside the cached result's and writes ``try.json``.
 
@@ -22,9 +22,9 @@ import sys
 from pathlib import Path
 
 from montmul import resources
-from montmul import synth as sy
-from montmul.cli_util import parse_flow_options
-from montmul.synth import flows, parse, tools
+from montmul.flows import synth as sy
+from montmul.flows.synth import parse_flow_options
+from montmul.flows.synth import flows, parse, tools
 
 
 def main(argv: list[str] | None = None) -> int:

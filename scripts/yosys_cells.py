@@ -22,8 +22,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from montmul import resources, synth
-from montmul.synth import parse, tools
+from montmul import resources
+from montmul.flows import synth
+from montmul.flows.synth import parse, tools
 
 CELLS = ("LUT4", "CCU2C", "PFUMX", "L6MUX21", "TRELLIS_FF", "MULT18X18D")
 

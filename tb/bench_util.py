@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from montmul import cores
-from montmul.sim import runner
+from montmul.flows.sim import runner
 
 SIMS = tuple(s for s in os.environ.get("MONTMUL_SIMS", "icarus,verilator").split(",") if s)
 
@@ -39,7 +39,7 @@ def grid(core_name: str):
 def run_bench(core_name: str, sim: str, width: int, params: dict[str, int], test_file: str,
               props: bool = False) -> None:
     """Run the bench module ``test_file``; ``props``: on Verilator, with the
-    port-level properties bound and checked (``montmul.sim.runner.build``)."""
+    port-level properties bound and checked (``montmul.flows.sim.runner.build``)."""
     here = Path(test_file).resolve()
     runner.run(
         cores.lookup(core_name),
@@ -88,7 +88,7 @@ def yosys_equiv(name: str, rtl: list[Path], top: str, params: dict[str, int], ot
     import subprocess
 
     from montmul import resources
-    from montmul.synth import tools
+    from montmul.flows.synth import tools
 
     bdir = resources.build_root() / "sim" / "equiv" / name
     bdir.mkdir(parents=True, exist_ok=True)

@@ -2,7 +2,7 @@
 """A cocotb test that breaks the request rule of docs/interface.md on
 purpose: while the core is busy (in_ready_o low) it presents a request and
 changes its operand A before the request is taken.  Run on a build with the
-port-level properties bound (``montmul.sim.runner.build(..., props=True)``),
+port-level properties bound (``montmul.flows.sim.runner.build(..., props=True)``),
 the property module's check of that rule must stop the simulation, so
 ``bench_util.props_violation`` shows that the properties are live.  Not a
 bench of its own (pytest does not collect it)."""
@@ -11,7 +11,7 @@ from __future__ import annotations
 import cocotb
 from cocotb.triggers import FallingEdge, ReadOnly
 
-from montmul.sim.driver import CoreDriver
+from montmul.flows.sim.driver import CoreDriver
 
 
 @cocotb.test()

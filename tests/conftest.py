@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 # No test's synthesis result comes from the tracked store (syn/results/,
-# montmul.synth.store): tests run the flows or use their own build folders.
+# montmul.flows.synth.store): tests run the flows or use their own build folders.
 os.environ["MONTMUL_SYNTH_STORE"] = "off"
 
 #: Whole files that run Verilator/Verible lint, Yosys, nextpnr or OpenSTA.
@@ -58,8 +58,8 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(scope="session")
 def load_script():
     """A loader of the repository's scripts that are not in the package
-    (``bench/bench_rsa.py``, ``scripts/nextpnr_try.py``): path relative to
-    the repository -> the module."""
+    (``scripts/nextpnr_try.py``): path relative to the repository -> the
+    module."""
     root = Path(__file__).resolve().parents[1]
 
     def load(rel: str):

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""bench/bench_rsa.py: its Pareto front and budget table, its JSON schema
+"""montmul.apps.bench_rsa (``python -m montmul.apps.bench_rsa``): its Pareto front and budget table, its JSON schema
 (bench/rsa.json) and its errors."""
 
 from __future__ import annotations
@@ -8,12 +8,14 @@ import json
 
 import pytest
 
-from montmul import rsa
+from montmul.apps import rsa
 
 
 @pytest.fixture(scope="module")
-def bench(load_script):
-    return load_script("bench/bench_rsa.py")
+def bench():
+    from montmul.apps import bench_rsa
+
+    return bench_rsa
 
 
 def _row(name, ms, luts, dsp):
@@ -54,7 +56,9 @@ def test_json_schema_and_cycles(bench, tmp_path, capsys):
     # a second run comes from the model cache, with the same numbers
     again = bench.run_core("r2_basic", {}, 1024, True, "model", 1, str(tmp_path / "cache"))
     assert again["cached"] and again["cycles"] == row["cycles"]
-    assert "RSA-1024 with the CRT, Pareto front" in capsys.readouterr().out
+    page = capsys.readouterr().out  # the row's section if it has a time, else the not-measured line
+    assert ("RSA-1024 with the CRT, Pareto front" in page) == (row["ms"] is not None)
+    assert ("Not measured yet" in page) == (row["ms"] is None)
 
 
 @pytest.mark.parametrize("argv, msg", [
@@ -250,8 +254,8 @@ def test_ecp5_option_selects_the_synthesis_result_montmul_synth_option_files(ben
     """--ecp5-option: the engine figures are looked up for the job ``montmul
     synth ... --option O=V`` builds (values read by the CLI's own reader),
     and the "not synthesized" note gives that command."""
-    from montmul import cli_util
-    from montmul import synth as sy
+    from montmul.flows import synth as cli_util
+    from montmul.flows import synth as sy
 
     items = ["router=router2", "budget_s=7200", "freq_mhz=150.5", "timing_weight=60"]
     opts = cli_util.parse_flow_options(items, "ecp5", "--ecp5-option")
@@ -269,7 +273,7 @@ def test_ecp5_option_selects_the_synthesis_result_montmul_synth_option_files(ben
 def test_ecp5_result_takes_the_median_of_the_report_seeds(bench, monkeypatch):
     """A one-seed engine run whose seeds 2 and 3 the cache also holds (the
     report's extra seeds) gives the median run's Fmax; without them, its own."""
-    from montmul import synth as sy
+    from montmul.flows import synth as sy
 
     width = 1024
     assert int(sy.Job("scs_new", width, "ecp5", engine="modexp").resolve()[2]["seeds"]) == 1
@@ -291,3 +295,70 @@ def test_ecp5_result_takes_the_median_of_the_report_seeds(bench, monkeypatch):
     assert e["fmax_mhz"] == 54.0 and "fmax_seeds" not in e and "median" not in e["note"]
     fmax.update({2: 48.0, 3: 50.0})
     assert bench.ecp5_result("scs_new", {}, width, options={"seed": 2})["fmax_mhz"] == 48.0  # a seed asked for
+
+
+def _stub_ecp5(measured):
+    """ecp5_result standing in for the store: figures for ``measured``
+    (core, width) pairs only."""
+    def fake(core, params, width, run_synth=False, engine="modexp", options=None):
+        if (core, width) in measured:
+            return {"fmax_mhz": 50.0, "luts": 30_000, "ff": 10_000, "dsp": 0, "bram": 0, "fits": True,
+                    "note": "stub", "result": True}
+        return {"fmax_mhz": None, "luts": None, "ff": None, "dsp": None, "bram": None, "fits": None,
+                "note": "not synthesized (stub)", "result": False}
+    return fake
+
+
+def test_page_shows_measured_rows_only(bench, monkeypatch, tmp_path):
+    """The page lists rows with an ECP5 time only; the rest are named in one
+    "Not measured yet" line, and no table cell reads n/a or "none measured"."""
+    monkeypatch.setattr(bench, "ecp5_result", _stub_ecp5({("r2_basic", 512)}))
+    out = tmp_path / "rsa.md"
+    assert bench.main(["--cores", "r2_basic,scs1", "--bits", "1024,2048", "--sw-reps", "0",
+                       "--cache", str(tmp_path / "cache"), "--out", str(out)]) == 0
+    text = out.read_text()
+    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    assert [r.split("|")[1:4] for r in rows if "CRT (`mm_modexp_crt`) | 512" in r] == [
+        [" `r2_basic` ", " defaults ", " 1024 "]]
+    assert all("n/a" not in r for r in rows) and "none measured" not in text
+    (line,) = [line for line in text.splitlines() if line.startswith("Not measured yet")]
+    assert line.endswith("RSA-1024: scs1; RSA-2048: every configuration.")
+    assert "RSA-2048 with the CRT" not in text  # no section for a size with no measured row
+
+
+def test_from_json_renders_a_stored_run(bench, monkeypatch, tmp_path):
+    """--from-json runs no signature: the stored cycles and confirmations,
+    today's ECP5 figures; rendering its own output again gives the same page."""
+    monkeypatch.setattr(bench, "ecp5_result", _stub_ecp5({("r2_basic", 512)}))
+    stored = tmp_path / "stored.json"
+    assert bench.main(["--cores", "r2_basic", "--bits", "1024", "--sw-reps", "0",
+                       "--cache", str(tmp_path / "cache"), "--json-out", str(stored)]) == 0
+    data = json.loads(stored.read_text())
+    data["rows"][0]["cycles"] = 12_345.0  # proves the page takes the stored cycles
+    data["rows"][0]["rtl_confirmed"] = True
+    stored.write_text(json.dumps(data))
+    monkeypatch.setattr(bench, "run_core", lambda *a, **k: pytest.fail("--from-json ran a signature"))
+    page, again = tmp_path / "a.md", tmp_path / "again.json"
+    assert bench.main(["--from-json", str(stored), "--out", str(page), "--json-out", str(again)]) == 0
+    row = next(line for line in page.read_text().splitlines() if line.startswith("| `r2_basic`"))
+    assert "| 12,345 |" in row and "| 0.25 |" in row  # 12,345 cycles / 50 MHz
+    assert json.loads(again.read_text())["command"] == data["command"]
+    assert bench.main(["--from-json", str(again), "--out", str(tmp_path / "b.md")]) == 0
+    strip = lambda p: p.read_text().split("\n", 1)[1]  # the first line names the rendering command
+    assert strip(tmp_path / "b.md") == strip(page)
+
+
+def test_from_json_rejects_a_file_that_is_not_a_run(bench, tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    assert bench.main(["--from-json", str(bad)]) == 2
+    assert "not a stored bench run" in capsys.readouterr().err
+
+
+def test_tracked_pages_have_no_unmeasured_rows():
+    """bench/rsa*.md, as tracked: every table row is measured."""
+    from pathlib import Path
+
+    for page in sorted(Path(__file__).parent.parent.glob("bench/rsa*.md")):
+        rows = [line for line in page.read_text().splitlines() if line.startswith("| `")]
+        assert rows and not [r for r in rows if "n/a" in r or "none measured" in r], page

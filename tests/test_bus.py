@@ -11,8 +11,9 @@ import subprocess
 
 import pytest
 
-from montmul import integration, resources
-from montmul.driver import generate
+from montmul.apps import integration
+from montmul import resources
+from montmul.host import generate
 
 ROOT = resources.source_root()
 pytestmark = pytest.mark.skipif(ROOT is None, reason="needs a source checkout")
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.skipif(ROOT is None, reason="needs a source checkout")
 
 def test_generated_register_files_are_up_to_date():
     bad = generate.check(ROOT)
-    assert not bad, "regenerate with `python -m montmul.driver.generate`:\n" + "\n".join(bad)
+    assert not bad, "regenerate with `python -m montmul.host.generate`:\n" + "\n".join(bad)
 
 
 def test_c_example_compiles_against_the_header(tmp_path):
@@ -35,7 +36,7 @@ def test_c_example_compiles_against_the_header(tmp_path):
 
 def test_integration_templates_are_the_registrys():
     text = (ROOT / integration.DOC).read_text()
-    assert integration.render(text) == text, "regenerate with `python -m montmul.integration`"
+    assert integration.render(text) == text, "regenerate with `python -m montmul.apps.integration`"
 
 
 def test_mmio_bus_reads_and_writes_32_bit_registers(tmp_path):
@@ -44,7 +45,7 @@ def test_mmio_bus_reads_and_writes_32_bit_registers(tmp_path):
     import asyncio
     import mmap
 
-    from montmul.driver.buses import Mmio
+    from montmul.host.buses import Mmio
 
     f = tmp_path / "mem"
     f.write_bytes(bytes(2 * mmap.PAGESIZE))

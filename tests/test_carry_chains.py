@@ -4,7 +4,7 @@ segmented adder (rtl/common/mm_seg_add.sv): the WebAssembly nextpnr-ecp5
 traps on chains past about 900 bits, and every bit of chain is delay.
 
 Each core is synthesized by Yosys for ECP5 (up to the LUT mapping, no place
-and route: montmul.synth.carry_chains) and its CCU2C cells are followed
+and route: montmul.flows.synth.carry_chains) and its CCU2C cells are followed
 COUT -> CIN.  To keep the test fast the width is small and mm_seg_add's
 SegWidth is lowered to SEG (8) bits, so a segmented adder gives chains of
 SEG + 2 bits while any addition written as one `+` over the operand width
@@ -26,9 +26,9 @@ import uuid
 import pytest
 
 from montmul import cores
-from montmul import synth as sy
+from montmul.flows import synth as sy
 from montmul.cores import ROOT
-from montmul.synth import parse, tools
+from montmul.flows.synth import parse, tools
 
 pytestmark = pytest.mark.rtl
 

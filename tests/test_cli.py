@@ -78,7 +78,7 @@ def test_cycles_modulus_bits(capsys):
                        "--samples", "20", "--sim", "model", "--json")
     d = json.loads(out)
     assert code == 0 and d["modulus_bits"] == 20 and d["avg"] == 66
-    from montmul.stats import random_vectors
+    from montmul.apps.stats import random_vectors
 
     assert all(n.bit_length() == 20 for _, _, n in random_vectors(64, 50, 3, 20))
     code, _, err = run(capsys, "cycles", "--core", "r2_basic", "--width", "64", "--modulus-bits", "65",

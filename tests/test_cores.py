@@ -118,18 +118,18 @@ def test_every_rtl_file_is_registered_and_in_fusesoc():
     listed = set((ROOT / "montmul.core").read_text().split())
     used = {str(p.relative_to(ROOT)) for c in cores.CORES.values() for p in c.sources()}
     # The exponentiation engines (not cores) and their default core wrapper.
-    from montmul.engine import CORE_WRAPPER, CRT_RTL, ENGINE_RTL, LEN_CHECK_RTL
+    from montmul.design import CORE_WRAPPER, CRT_RTL, ENGINE_RTL, LEN_CHECK_RTL
 
     used |= {f"rtl/{ENGINE_RTL}", f"rtl/{CRT_RTL}", f"rtl/{LEN_CHECK_RTL}", f"rtl/modexp/{CORE_WRAPPER}.sv"}
     # The AXI4-Lite wrapper of the engine and its register block.
-    from montmul.driver.sim import BUS_RTL
+    from montmul.design import BUS_RTL
 
     used |= {f"rtl/{f}" for f in BUS_RTL}
     # The formal flow's property module: read by `montmul formal` only.
-    from montmul.formal import PROPS_RTL
+    from montmul.flows.formal import PROPS_RTL
 
     # The timing harness of `montmul synth --engine regs`: synthesis only.
-    from montmul.engine import REGS_RTL
+    from montmul.design import REGS_RTL
 
     not_shipped = {f"rtl/{PROPS_RTL}", f"rtl/{REGS_RTL}"}
     for path in RTL.rglob("*.sv"):

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """`montmul cycles` on a core that keeps several products in flight
-(montmul.stats.batch_stats): batches of in_flight requests back to back, the
+(montmul.apps.stats.batch_stats): batches of in_flight requests back to back, the
 batch's cycles and the batch as the paper counts it (paper 003's Table I)."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import shutil
 
 import pytest
 
-from montmul import cores, stats
+from montmul import cores
+from montmul.apps import stats
 from montmul.cli import main
 from montmul.models import dsp
 

@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The formal flow (montmul.formal, ``montmul formal``, docs/formal.md).
+"""The formal flow (montmul.flows.formal, ``montmul formal``, docs/formal.md).
 
 A few fast proofs on the reference core at k = 3, and the faults the proofs
 must catch, each injected into a copy of the RTL in the job's build folder
 (never into a tracked file): a response dropped under back-pressure (the
 handshake proof fails), an iteration too few (the functional BMC fails), a
 latency bound one cycle too tight (the latency check fails).  The whole
-sweep over every core is ``make formal`` (formal/sweep.py).  About 40 s of
+sweep over every core is ``make formal`` (src/montmul/apps/formal_sweep.py).  About 40 s of
 CPU; marked ``rtl`` (it runs Yosys and an SMT solver), so ``make test-fast``
 skips it."""
 from __future__ import annotations
@@ -16,8 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from montmul import cli, cores, formal, resources
-from montmul.cli_util import EXIT_CHECK, EXIT_USAGE
+from montmul import cores, resources
+from montmul.cli import commands as cli
+from montmul.flows import formal
+from montmul.cli.util import EXIT_CHECK, EXIT_USAGE
 
 pytestmark = pytest.mark.rtl
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """FuseSoC: montmul.core and the per-core engine wrappers are what the
-registry implies (montmul.fusesoc), and ``fusesoc`` runs them: Verilator
+registry implies (montmul.flows.fusesoc), and ``fusesoc`` runs them: Verilator
 lint at the smallest and largest legal Width (the waivers are a fileset of
 the core file, so 8192 passes), and the Icarus smoke simulation of every
 registered core inside mm_modexp (self-checking: result and latency from
@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from montmul import cores, fusesoc, resources
+from montmul import cores, resources
+from montmul.flows import fusesoc
 
 ROOT = resources.source_root()
 pytestmark = pytest.mark.skipif(ROOT is None, reason="needs a source checkout")
@@ -32,7 +33,7 @@ def _fusesoc(tmp_path: Path, target: str, *params: str) -> subprocess.CompletedP
 
 def test_core_file_is_generated_from_the_registry():
     bad = fusesoc.stale(ROOT)
-    assert not bad, f"out of date: {bad}; run `python -m montmul.fusesoc`"
+    assert not bad, f"out of date: {bad}; run `python -m montmul.flows.fusesoc`"
 
 
 def test_every_target_has_a_description():

@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from montmul import cores
-from montmul.leak import audit, chosen_cases, format_report
+from montmul.apps.leak import audit, chosen_cases, format_report
 
 #: a width no bench uses, so this test never shares a build directory with one
 WIDTH = 12

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from montmul.cores import CORES, ROOT, RTL, Core
-from montmul.sim.runner import tools_path
+from montmul.flows.sim.runner import tools_path
 
 LINT_DIR = ROOT / "lint"
 VERILATOR_WAIVERS = LINT_DIR / "verilator.vlt"

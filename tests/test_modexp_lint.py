@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from montmul import cores
-from montmul.engine import ENGINE_RTL, LEN_CHECK_RTL, write_core_wrapper
-from montmul.sim.runner import tools_path
+from montmul.design import ENGINE_RTL, LEN_CHECK_RTL, write_core_wrapper
+from montmul.flows.sim.runner import tools_path
 
 WAIVERS = cores.ROOT / "lint" / "verilator.vlt"
 ICARUS_SORRY = re.compile(r"\bsorry:")
@@ -73,7 +73,7 @@ def test_illegal_width(bad: int, tmp_path: Path) -> None:
 def test_verilator_core_regs(core: str, tmp_path: Path) -> None:
     """mm_core_regs (the timing harness of `montmul synth --engine regs`)
     around the core as registered: Verilator -Wall clean."""
-    from montmul.engine import REGS_RTL
+    from montmul.design import REGS_RTL
 
     c = cores.get(core)
     wrapper = write_core_wrapper(tmp_path / "mm_modexp_core.sv", core, checks=True)

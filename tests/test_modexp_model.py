@@ -19,7 +19,7 @@ from montmul.engine import (
     modexp_model,
     r2_mod,
 )
-from montmul.modexp import modexp
+from montmul.apps.modexp import modexp
 
 ALL = sorted(cores.CORES)
 #: Cores whose latency does not depend on the operands.
@@ -202,11 +202,11 @@ def test_modexp_batch_model_and_width():
 def test_checked_in_wrapper_is_generated():
     """rtl/modexp/mm_modexp_core.sv (the default core, for lint and FuseSoC)
     is exactly what the generator writes for the reference core."""
-    from montmul.engine import CORE_WRAPPER, DEFAULT_CORE, core_wrapper
+    from montmul.design import CORE_WRAPPER, DEFAULT_CORE, core_wrapper
 
     path = cores.RTL / "modexp" / f"{CORE_WRAPPER}.sv"
     assert path.read_text() == core_wrapper(DEFAULT_CORE), (
-        "regenerate: python -c \"from montmul.engine import *; "
+        "regenerate: python -c \"from montmul.design import *; "
         "write_core_wrapper('rtl/modexp/mm_modexp_core.sv', DEFAULT_CORE)\""
     )
 
@@ -215,7 +215,7 @@ def test_checked_in_wrapper_is_generated():
 def test_wrapper_follows_the_registry(core):
     """The generated wrapper instantiates the registry's top module with its
     fixed parameters (no list of cores anywhere in the engine)."""
-    from montmul.engine import core_hdl_params, core_wrapper
+    from montmul.design import core_hdl_params, core_wrapper
 
     c = cores.get(core)
     text = core_wrapper(core)
@@ -238,3 +238,36 @@ def test_final_subtraction_is_needed(core):
     for ladder in (False, True):
         r, trace, _ = _run(3, 255, n, core, k, ladder)
         assert r.result == 0 and trace[-1].s == n
+
+
+def test_rtl_results_are_checked_against_the_model(monkeypatch):
+    """The one model-or-RTL dispatch (montmul.apps.modexp): a simulated
+    result or cycle count that is not the model's raises ModelMismatch, for
+    both engines; check=False returns the RTL's answer as it is."""
+    from dataclasses import replace
+
+    from montmul.apps import modexp as mx
+    from montmul.flows.sim import crt_sim, modexp_sim
+
+    jobs = [(5, 0x2B, 0xC5)]
+    good = mx.modexp(jobs, core="r2_basic", width=8)
+
+    def off_by_one(jobs, **kw):
+        return [replace(r, cycles=r.cycles + 1) for r in mx.modexp(jobs, core=kw["core"], width=kw["width"])]
+
+    monkeypatch.setattr(modexp_sim, "simulate", off_by_one)
+    with pytest.raises(mx.ModelMismatch, match="cycles"):
+        mx.modexp(jobs, core="r2_basic", width=8, sim="icarus")
+    assert mx.modexp(jobs, core="r2_basic", width=8, sim="icarus", check=False)[0].cycles == good[0].cycles + 1
+
+    req = mx.crt_request(0x1234, 0xFB, 0xF1, 0x2F, 0x35, core="r2_basic", width=8)
+    want = mx.crt([req], core="r2_basic", width=8)
+
+    def wrong_h(reqs, **kw):
+        return [replace(r, h=r.h ^ 1, mults=0) for r in want]
+
+    monkeypatch.setattr(crt_sim, "simulate", wrong_h)
+    with pytest.raises(mx.ModelMismatch, match="h "):
+        mx.crt([req], core="r2_basic", width=8, sim="verilator")
+    monkeypatch.setattr(crt_sim, "simulate", lambda reqs, **kw: [replace(r, mults=0) for r in want])
+    assert mx.crt([req], core="r2_basic", width=8, sim="verilator") == want  # products counted by the model

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from montmul import synth as sy
-from montmul.synth import tools
+from montmul.flows import synth as sy
+from montmul.flows.synth import tools
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -36,7 +36,7 @@ MUST_SHIP = (
     "montmul/data/syn/asic.ys.in",
     "montmul/data/lint/verilator.vlt",
     "montmul/data/rdl/mm_modexp_regs.rdl",
-    "montmul/sim/volume/mm_volume.cpp",
+    "montmul/flows/sim/volume/mm_volume.cpp",
 )
 
 

@@ -10,11 +10,11 @@ from pathlib import Path
 import matplotlib
 import pytest
 
-from montmul.report import plots
+from montmul.apps.report import plots
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-from montmul.report.results import target_result
+from montmul.apps.report.results import target_result
 
 DATA = json.loads((Path(__file__).resolve().parents[1] / "docs" / "results.json").read_text())
 

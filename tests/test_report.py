@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""`montmul report` (montmul.report.results/render/plots): a real, cold run
+"""`montmul report` (montmul.apps.report.results/render/plots): a real, cold run
 at 8 bits on three cores and all three targets into a fresh build directory,
 then a warm rerun; plus the pure functions (Pareto front, ratios, README
 refresh) on hand-made data."""
@@ -14,9 +14,9 @@ import uuid
 
 import pytest
 
-from montmul import cli
+from montmul.cli import commands as cli
 from montmul.cores import ROOT
-from montmul.report import papers, render, results
+from montmul.apps.report import papers, render, results
 
 CORES = "fcs1,fcs1_bin,scs_new,fcs_mmm42"  # fcs1: the carry-save unit behind fcs1_bin
 
@@ -172,17 +172,17 @@ def test_fpga_cells_give_the_reason():
 
 
 def test_family_sections_skip_missing_modules(monkeypatch):
-    """montmul.report.FAMILIES: a family module not written yet is skipped;
+    """montmul.apps.report.FAMILIES: a family module not written yet is skipped;
     one that exists is built."""
     import sys
     import types
 
-    from montmul import report
+    from montmul.apps import report
 
-    fake = types.ModuleType("montmul.report.p999")
+    fake = types.ModuleType("montmul.apps.report.p999")
     fake.build = lambda workers=None: {"workers": workers}
     fake.markdown = lambda data: "## Paper 999: test\n"
-    monkeypatch.setitem(sys.modules, "montmul.report.p999", fake)
+    monkeypatch.setitem(sys.modules, "montmul.apps.report.p999", fake)
     monkeypatch.setattr(report, "FAMILIES", ("p998_missing", "p999"))
-    fake.__spec__ = types.SimpleNamespace(name="montmul.report.p999")
+    fake.__spec__ = types.SimpleNamespace(name="montmul.apps.report.p999")
     assert results.families(3) == {"p999": {"workers": 3}}

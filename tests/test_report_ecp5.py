@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The ECP5 report (montmul.report.ecp5) on hand-made synthesis results, and
+"""The ECP5 report (montmul.apps.report.ecp5) on hand-made synthesis results, and
 the registry's per-width ECP5 flow options that it and `montmul synth` share."""
 
 from __future__ import annotations
@@ -8,24 +8,27 @@ import json
 
 import pytest
 
-from montmul import cores, synth
-from montmul.report import ecp5
+from montmul import cores
+from montmul.flows import synth
+from montmul.flows.synth import tuning
+from montmul.apps.report import ecp5
 
 
 def test_ecp5_options_by_width():
+    """The flow's tuning (montmul.flows.synth.tuning) by width, core and engine."""
     c = cores.get("r2_basic")
-    assert c.ecp5_options(256) == {}
-    assert c.ecp5_options(1024) == dict(cores.ECP5_OPTIONS[1024])
-    assert c.ecp5_options(4096) == dict(cores.ECP5_OPTIONS[1024])  # the largest key not above the width
-    assert cores.get("dsp_redundant_ecp5").ecp5_options(1024)["share"] == 0
+    assert tuning.ecp5_options(c, 256) == {}
+    assert tuning.ecp5_options(c, 1024) == dict(tuning.DEFAULT[1024])
+    assert tuning.ecp5_options("r2_basic", 4096) == dict(tuning.DEFAULT[1024])  # the largest key not above the width
+    assert tuning.ecp5_options("dsp_redundant_ecp5", 1024)["share"] == 0
     # an engine adds its own from 1024 bits
-    assert c.ecp5_options(1024, engine=True) == {**cores.ECP5_OPTIONS[1024], **cores.ENGINE_ECP5_OPTIONS[1024]}
-    assert c.ecp5_options(256, engine=True) == {}
+    assert tuning.ecp5_options(c, 1024, engine=True) == {**tuning.DEFAULT[1024], **tuning.ENGINE[1024]}
+    assert tuning.ecp5_options(c, 256, engine=True) == {}
     # a job takes them unless it overrides them
     _, _, opts = synth.Job("r2_basic", 1024, "ecp5").resolve()
-    assert opts["seeds"] == cores.ECP5_OPTIONS[1024]["seeds"]
+    assert opts["seeds"] == tuning.DEFAULT[1024]["seeds"]
     _, _, opts = synth.Job("r2_basic", 1024, "ecp5", engine=True).resolve()
-    assert opts["router"] == cores.ENGINE_ECP5_OPTIONS[1024]["router"]
+    assert opts["router"] == tuning.ENGINE[1024]["router"]
     _, _, opts = synth.Job("r2_basic", 1024, "ecp5", engine=True, options={"router": "router1"}).resolve()
     assert opts["router"] == "router1"
     _, _, opts = synth.Job("r2_basic", 256, "ecp5").resolve()
@@ -100,13 +103,13 @@ def test_build_markdown_readme(monkeypatch, tmp_path):
     assert rows[("r2_basic", 256)]["ratio"] == pytest.approx(-0.05) and rows[("r2_basic", 256)]["within"]
     assert rows[("scs_new", 256)]["ratio"] == pytest.approx(-0.20) and rows[("scs_new", 256)]["within"] is False
     assert rows[("scs_new_ct", 256)]["within"] is None  # no engine result: not judged
-    assert "| `scs_new` | 256 | 1,234 / 500 / 100.0 (median of 99.0, 100.0, 101.0) | 9,000 / 2,000 / 80.0 " \
+    assert "| 1,234 / 500 / 100.0 (median of 99.0, 100.0, 101.0) | 9,000 / 2,000 / 80.0 " \
            "| -20.0 % | no | 1,300 / 900 / 90.0 | -11.1 % |" in md
     assert rows[("r2_basic", 256)]["ratio_regs"] is None and "| -5.0 % | yes | not run | – |" in md
     assert "`montmul synth --core r2_basic --width 2048 --target ecp5`" in md  # listed as not run
     assert "`montmul synth --core r2_basic --width 1024 --target ecp5 --engine`" in md
     pair = next(j for r, j in ecp5.jobs((256,)) if r == "pair" and j.core == "r2_basic" and j.width == 1024)
-    eng = "".join(f" --option {k}={v}" for k, v in cores.ENGINE_ECP5_OPTIONS[1024].items())  # the engine's own
+    eng = "".join(f" --option {k}={v}" for k, v in tuning.ENGINE[1024].items())  # the engine's own
     assert eng and ecp5.command(pair) == f"montmul synth --core r2_basic --width 1024 --target ecp5{eng}"
     regs = next(j for r, j in ecp5.jobs((256,)) if r == "regs" and j.core == "r2_basic" and j.width == 1024)
     assert ecp5.command(regs) == ("montmul synth --core r2_basic --width 1024 --target ecp5 --engine regs "
@@ -137,16 +140,14 @@ def test_does_not_fit_cell_names_what_is_short():
 
 
 def test_intro_names_each_core_with_its_own_flow_options(monkeypatch):
-    """The report's intro names the cores whose registry flow options differ
-    from the shared ones, with those options, from the registry itself."""
+    """The report's intro names the cores whose flow options differ from the
+    shared ones, with those options, from the flow's tuning itself."""
     text = ecp5._own_options_text()
-    for name, core in cores.CORES.items():
-        assert (f"`{name}`" in text) == (dict(core.ecp5) != dict(cores.ECP5_OPTIONS)), name
+    for name in cores.CORES:
+        assert (f"`{name}`" in text) == (dict(tuning.table(name)) != dict(tuning.DEFAULT)), name
     assert "router=router2" in text  # the DSP family's
-    # a core changed in the registry shows up with its options
-    import dataclasses
-    changed = dataclasses.replace(cores.get("scs1"), ecp5={1024: {"seeds": 1, "router": "router9"}})
-    monkeypatch.setitem(cores.CORES, "scs1", changed)
+    # a core tuned otherwise shows up with its options
+    monkeypatch.setitem(tuning.BY_CORE, "scs1", {1024: {"seeds": 1, "router": "router9"}})
     assert "`scs1`: seeds=1, router=router9 from 1024 bits" in ecp5._own_options_text()
 
 
@@ -173,8 +174,11 @@ def test_engine_against_core_by_the_median_of_the_seeds(monkeypatch):
     # the core between registers too; its seed 2 not run: the lower of the two
     assert row["regs_result"]["fmax_mhz"] == 40.0 and row["ratio_regs"] == pytest.approx(55 / 40 - 1)
     md = ecp5.markdown(data)
-    assert "| `scs_new` | 1024 | 5 / 6 / 66.0 (median of 70.0, 62.0, 66.0) | 5 / 6 / 55.0 (median of 50.0, " \
+    assert "| 5 / 6 / 66.0 (median of 70.0, 62.0, 66.0) | 5 / 6 / 55.0 (median of 50.0, " \
            "60.0, 55.0) | -16.7 % | no |" in md
+    line = next(x for x in md.splitlines() if x.startswith("| `scs_new` | 1024 |"))
+    col = line.split(" | ")[2]  # the engine's flow options in their own column
+    assert all(f"{k}={v}" in col for k, v in tuning.ENGINE[1024].items())
     # a seed not run yet: the median of those that ran (the lower of two), named
     del fm[("modexp", 3)]
     row = next(r for r in ecp5.engine_rows(ecp5.build((1024,), run=False)) if r["core"] == "scs_new"
@@ -182,6 +186,20 @@ def test_engine_against_core_by_the_median_of_the_seeds(monkeypatch):
     assert row["engine_result"]["fmax_mhz"] == 50.0 and row["engine_result"]["fmax_seeds"] == {"1": 50.0, "2": 60.0}
     md = ecp5.markdown(ecp5.build((1024,), run=False))
     assert "--engine --option seed=3`" in md  # listed as not run
-    eng = "".join(f" --option {k}={v}" for k, v in cores.ENGINE_ECP5_OPTIONS[1024].items())
+    eng = "".join(f" --option {k}={v}" for k, v in tuning.ENGINE[1024].items())
     assert ("`montmul synth --core scs_new --width 1024 --target ecp5 --engine regs --param CheckRange=0 "
             f"--param CheckMod=0{eng} --option seed=2`") in md
+
+
+def test_unmeasured_core_has_no_row(monkeypatch):
+    """A core without any result is named in the "Not run yet" line only,
+    in the page and in the README table."""
+    none = ("mscs", "scs_new_ct")  # scs_new_ct: no core, engine or between-registers result either
+    monkeypatch.setattr(synth, "cached", lambda job, build_dir=None: None if job.core in none else _fake(job))
+    data = ecp5.build((256,), run=False)
+    md = ecp5.markdown(data)
+    assert "| `mscs` |" not in md and "| `mscs` |" not in ecp5.readme_table(data)
+    assert "| `scs_new_ct` |" not in md and "| `scs_new` | 256 |" in md  # the engine table too
+    assert "| `r2_basic` |" in md
+    (line,) = [x for x in md.splitlines() if x.startswith("Not run yet")]
+    assert "`montmul synth --core mscs --width 256 --target ecp5`" in line

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""montmul.report.p002: the family section tolerates failed synthesis runs,
+"""montmul.apps.report.p002: the family section tolerates failed synthesis runs,
 reads Table III from one build per p (the Table II derivation as a
 cross-check), and keeps the printed numbers beside ours (no synthesis is run
 here)."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from montmul.report import p002, papers
+from montmul.apps.report import p002, papers
 from montmul.models import scalable
 
 

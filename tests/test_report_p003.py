@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Paper 003's report section (montmul.report.p003) on hand-made synthesis
+"""Paper 003's report section (montmul.apps.report.p003) on hand-made synthesis
 results: every row's cycles from the model, the paper's figures beside
 them, a failed job's reason in its cells."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from montmul.models import dsp
-from montmul.report import p003
+from montmul.apps.report import p003
 
 
 def test_build_and_markdown(monkeypatch):

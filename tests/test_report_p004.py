@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""montmul.report.p004: the RSA key, the engine cycle accounting, the ECP5
+"""montmul.apps.report.p004: the RSA key, the engine cycle accounting, the ECP5
 skip rule and the section's tolerance of failed synthesis (no synthesis runs
 here: run_many and the 1024-bit RSA cycles are replaced)."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from montmul import cores, engine
 from montmul.models import systolic as model
-from montmul.report import p004
+from montmul.apps.report import p004
 
 
 def test_rsa_key_reproducible_and_valid():

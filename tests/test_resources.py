@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from montmul import resources
-from montmul.report import p004, results
+from montmul.apps.report import p004, results
 
 
 def _package(root: Path) -> Path:

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""montmul.rsa: exponentiations against pow(), byte-identity with
+"""montmul.apps.rsa: exponentiations against pow(), byte-identity with
 ``cryptography``, CRT against non-CRT, errors, and the NIST FIPS 186 RSA
 PKCS#1 v1.5 / PSS vectors of the ``cryptography-vectors`` package.
 
@@ -21,8 +21,9 @@ import pytest
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding as cpad
 
-from montmul import cores, engine, rsa
-from montmul.modexp import modexp_model
+from montmul import cores, engine
+from montmul.apps import rsa
+from montmul.apps.modexp import modexp_model
 
 FULL = os.environ.get("MONTMUL_FULL_VECTORS") == "1"
 FAST = rsa.Hardware(core="r2_basic")  # the fastest model; other cores below
@@ -127,7 +128,7 @@ def test_faulty_engine_is_caught(key512, monkeypatch):
     """Hardware.check compares every exponentiation with pow(): a wrong
     engine result (e.g. a fault in one CRT half, the Bellcore attack) raises
     instead of releasing a bad signature."""
-    import montmul.modexp as mx
+    import montmul.apps.modexp as mx
 
     real = mx.modexp
 
@@ -139,13 +140,12 @@ def test_faulty_engine_is_caught(key512, monkeypatch):
     with pytest.raises(RuntimeError, match="differs from pow"):
         rsa.sign(key512, b"x", rsa.Hardware(core="r2_basic", crt_engine=False))
     # the CRT engine: a fault in h (or m_q) is caught the same way
-    real_crt = engine.crt_engine_model
+    real_crt = mx.crt
 
-    def broken_crt(req, **kw):
-        r = real_crt(req, **kw)
-        return type(r)(r.mq, r.h ^ 1, r.err, r.cycles, r.mults, r.rounds)
+    def broken_crt(reqs, **kw):
+        return [type(r)(r.mq, r.h ^ 1, r.err, r.cycles, r.mults, r.rounds) for r in real_crt(reqs, **kw)]
 
-    monkeypatch.setattr(engine, "crt_engine_model", broken_crt)
+    monkeypatch.setattr(mx, "crt", broken_crt)
     with pytest.raises(RuntimeError, match="differs from pow"):
         rsa.sign(key512, b"x", FAST)
 
@@ -487,7 +487,7 @@ def _sim_ready(sim: str) -> bool:
     """The engine's simulated path has landed and the simulator is installed."""
     import importlib.util
 
-    return importlib.util.find_spec("montmul.sim.modexp_sim") is not None and \
+    return importlib.util.find_spec("montmul.flows.sim.modexp_sim") is not None and \
         shutil.which(sim if sim != "icarus" else "iverilog") is not None
 
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""montmul.rsa conformance: every hash x padding x MGF1 hash x salt length,
+"""montmul.apps.rsa conformance: every hash x padding x MGF1 hash x salt length,
 both ways against ``cryptography``, and against an independent ``hashlib``
 encoding where ``cryptography`` has no such scheme (RSASSA-PSS with SHAKE,
 RFC 8702; OAEP with SHA-3 or SHA-512/t); the PSS salt length checked, not
@@ -31,7 +31,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding as cpad
 from cryptography.hazmat.primitives.asymmetric import rsa as crsa
 
-from montmul import rsa
+from montmul.apps import rsa
 
 FAST = rsa.Hardware(core="r2_basic")  # the fastest model
 
@@ -464,7 +464,7 @@ def test_parameter_errors(pairs, call, match):
 def _sim_ready(sim: str) -> bool:
     import importlib.util
 
-    return importlib.util.find_spec("montmul.sim.modexp_sim") is not None and \
+    return importlib.util.find_spec("montmul.flows.sim.modexp_sim") is not None and \
         shutil.which(sim if sim != "icarus" else "iverilog") is not None
 
 
@@ -512,7 +512,7 @@ def _wycheproof_files() -> list[str]:
     root = Path(WYCHEPROOF)
     names = [f.name for pat in ("rsa_pss_*_test.json", "rsa_signature_*_test.json", "rsa_oaep_*_test.json")
              for f in sorted(root.glob(pat))]
-    # PSS with the parameters in the key's ASN.1 and multi-prime keys are outside montmul.rsa
+    # PSS with the parameters in the key's ASN.1 and multi-prime keys are outside montmul.apps.rsa
     return [n for n in names if "_params_" not in n and "three_primes" not in n]
 
 

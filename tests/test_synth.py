@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Synthesis flows (montmul.synth): the paper-000 derived figures, and a real
+"""Synthesis flows (montmul.flows.synth): the paper-000 derived figures, and a real
 run of every target on r2_basic and scs_new at a small width, with the
 parsed figures checked for sanity and the cache checked for hits.
 
@@ -21,11 +21,12 @@ import uuid
 
 import pytest
 
-from montmul import cli, cores
-from montmul import synth as sy
+from montmul import cores
+from montmul.cli import commands as cli
+from montmul.flows import synth as sy
 from montmul.cores import ROOT
-from montmul.stats import model_cycles
-from montmul.synth import flows, parse, tools
+from montmul.apps.stats import model_cycles
+from montmul.flows.synth import flows, parse, tools
 
 WIDTH = 16
 CORES = ("r2_basic", "scs_new")
@@ -129,7 +130,7 @@ def test_cache_key_covers_params_options_and_files():
     # every RTL file and header, every syn/ template of the target, the flow code, the tools
     assert "rtl/radix2/mm_scs_new.sv" in data["rtl"] and "rtl/common/mm_macros.svh" in data["rtl"]
     assert all(f"syn/{f}" in data["flow_files"] for f in flows.FLOW_FILES["asic"])
-    assert "src/montmul/synth/flows.py" in data["flow_files"]
+    assert "src/montmul/flows/synth/flows.py" in data["flow_files"]
     assert set(data["tools"]) == {"yosys", "sta"} and data["liberty"]
     assert data["params"] == {"CheckMod": 1, "CheckRange": 1, "ConstTime": 0, "SkipEnable": 1, "Width": 16}
 

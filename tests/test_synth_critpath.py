@@ -1,10 +1,10 @@
-"""montmul.synth.critpath: the routed critical path mapped to RTL sources
+"""montmul.flows.synth.critpath: the routed critical path mapped to RTL sources
 (pure Python on small hand-made netlists and reports; no tools run)."""
 import json
 
 import pytest
 
-from montmul.synth import critpath
+from montmul.flows.synth import critpath
 
 FLOW_TAIL = "blackbox =A:whitebox\nsetattr -unset src\ntee -q -o stat.json stat -json\nwrite_json netlist.json\n"
 

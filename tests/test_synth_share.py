@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The ECP5 flow option ``share`` (montmul.synth.flows.ecp5_synth): share=0
+"""The ECP5 flow option ``share`` (montmul.flows.synth.flows.ecp5_synth): share=0
 leaves Yosys's `share` pass out of synth_ecp5; the spelled-out coarse step
 with `share` is exactly synth_ecp5 (same cells on a core with multipliers),
 so share=0 differs from the default flow in that one pass only."""
@@ -13,7 +13,7 @@ import pytest
 
 from montmul import cores
 from montmul.cores import ROOT
-from montmul.synth import DEFAULTS, flows, parse, tools
+from montmul.flows.synth import DEFAULTS, flows, parse, tools
 
 
 def test_default_flow_unchanged():

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The tracked store of synthesis results (montmul.synth.store): a result
+"""The tracked store of synthesis results (montmul.flows.synth.store): a result
 saved there is found by a fresh build folder, a stale one is pruned, and the
 store can be turned off."""
 from __future__ import annotations
@@ -11,8 +11,9 @@ import uuid
 
 import pytest
 
-from montmul import resources, synth
-from montmul.synth import store
+from montmul import resources
+from montmul.flows import synth
+from montmul.flows.synth import store
 
 JOB = synth.Job("r2_basic", 8, "ecp5")
 
@@ -142,7 +143,7 @@ def test_rekey_refiles_only_results_whose_sole_change_is_named(dirs, capsys):
     both["key"] = "e" * 24
     other = _write(st, both)
     assert synth.cached(JOB) is None
-    assert store.rekey(["src/montmul/synth/parse.py"], st) == []
+    assert store.rekey(["src/montmul/flows/synth/parse.py"], st) == []
     assert [e["path"] for e in store.rekey([rel], st, dry_run=True)] == [old] and old.is_file()
     assert store.main(["rekey", "--same-results", rel]) == 0
     assert "re-filed 1 result" in capsys.readouterr().out
@@ -152,6 +153,37 @@ def test_rekey_refiles_only_results_whose_sole_change_is_named(dirs, capsys):
     assert got["rekeyed"] == [{"from": "f" * 24, "files": {rel: {"was": "0" * 64, "now": got["hashes"]["flow_files"][rel]}}}]
     assert store.why_stale(got) is None
     assert store.main(["rekey"]) == 2
+
+
+def test_rekey_follows_renamed_files(dirs, capsys):
+    """A result made before a file moved is filed again under today's key
+    when the move is named: with the same content no further claim is
+    needed; an edited moved file must also be named by --same-results."""
+    _, st = dirs
+    res = _result(JOB)
+    today = res["key"]
+    rel = _flows_rel(res)
+    old_rel = "src/montmul/old_place/flows.py"
+    h = res["hashes"]["flow_files"].pop(rel)
+    res["hashes"]["flow_files"][old_rel] = h
+    res["key"] = "c" * 24
+    old = _write(st, res)
+    assert synth.cached(JOB) is None
+    assert store.rekey([], st, dry_run=True) == []  # without the rename the old file is gone
+    assert store.main(["rekey", "--renamed", "nonsense"]) == 2
+    assert store.main(["rekey", "--renamed", f"{old_rel}={rel}"]) == 0
+    assert "re-filed 1 result" in capsys.readouterr().out and not old.exists()
+    got = synth.cached(JOB)
+    assert got is not None and got["key"] == today and got["rekeyed"][-1]["renamed"] == {old_rel: rel}
+    assert store.why_stale(got) is None
+    # moved and edited: the rename alone is not enough
+    res2 = _result(synth.Job("r2_basic", 9, "ecp5"))
+    h2 = res2["hashes"]["flow_files"].pop(rel)
+    res2["hashes"]["flow_files"][old_rel] = "0" * 64 if h2 != "0" * 64 else "1" * 64
+    res2["key"] = "b" * 24
+    old2 = _write(st, res2)
+    assert store.rekey([], st, renames={old_rel: rel}) == [] and old2.is_file()
+    assert [e["path"] for e in store.rekey([rel], st, renames={old_rel: rel})] == [old2]
 
 
 def test_rekey_keeps_a_result_whose_job_now_resolves_to_other_options(dirs, monkeypatch):
@@ -164,9 +196,8 @@ def test_rekey_keeps_a_result_whose_job_now_resolves_to_other_options(dirs, monk
     res["hashes"]["flow_files"][rel] = "0" * 64
     res["key"] = "d" * 24
     old = _write(st, res)
-    core = synth.cores.lookup(JOB.core)
     with monkeypatch.context() as m:
-        m.setattr(type(core), "ecp5_options", lambda self, width, engine=False: {"timing_weight": 60})
+        m.setattr(synth.tuning, "ecp5_options", lambda core, width, engine=False: {"timing_weight": 60})
         assert synth.cache_key(JOB)[1]["options"]["timing_weight"] == 60
         assert store.rekey([rel], st) == [] and old.is_file()
     assert [e["path"] for e in store.rekey([rel], st, dry_run=True)] == [old]
@@ -188,7 +219,7 @@ def test_rekey_same_netlist(tmp_path, monkeypatch):
     RTL with the result's own scripts, writes the same netlist (an unused
     declaration added), and stays stale when the netlist differs (the range
     check's segment width changed)."""
-    from montmul.synth import tools
+    from montmul.flows.synth import tools
 
     tools.check("ecp5")
     src = resources.data_root() / "build" / "test_store" / uuid.uuid4().hex  # yowasp sees no /tmp

@@ -13,7 +13,7 @@ import pytest
 
 from montmul import cores
 from montmul.models import systolic as sy
-from montmul.synth.tools import find
+from montmul.flows.synth.tools import find
 
 CASES = ((64, 8), (128, 16), (200, 32))  # 10, 9 and 7 words
 

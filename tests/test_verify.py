@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The volume harness (montmul.verify, ``montmul verify``) at reduced counts.
+"""The volume harness (montmul.flows.verify, ``montmul verify``) at reduced counts.
 
 ``make verify-volume`` runs the full counts over every core (README); here:
 one exhaustive width and one random run on Verilator, a deliberately wrong
@@ -16,8 +16,10 @@ import shutil
 
 import pytest
 
-from montmul import cli, cores, resources, verify
-from montmul.cli_util import EXIT_CHECK, EXIT_USAGE
+from montmul import cores, resources
+from montmul.cli import commands as cli
+from montmul.flows import verify
+from montmul.cli.util import EXIT_CHECK, EXIT_USAGE
 
 R2 = cores.get("r2_basic")
 

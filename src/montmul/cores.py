@@ -20,10 +20,10 @@ Every entry answers the same questions, each by a field or a function of
 * how long it takes: ``latency_bound(k, p)`` (worst case, cycles),
   ``data_dependent``, ``in_flight(p)`` (multiplications it keeps in flight;
   responses come back in request order);
-* how it is tested: ``test_widths``, ``test_params``, ``test_random``;
-* how its ECP5 runs are made: ``ecp5`` (flow options by width,
-  :meth:`Core.ecp5_options`), which the reports and benches share, so they
-  meet each other's cached results.
+* how it is tested: ``test_widths``, ``test_params``, ``test_random``.
+
+The registry holds datasheet facts only; how the synthesis flows are tuned
+for a core lives with the flow (:mod:`montmul.flows.synth.tuning`).
 """
 
 from __future__ import annotations
@@ -76,23 +76,6 @@ SHARED_PARAMS: dict[str, Param] = {"Width": WIDTH, "CheckRange": CHECK_RANGE, "C
 TEST_WIDTHS: Mapping[str, tuple[int, ...]] = {"icarus": (8, 64), "verilator": (64, 256)}
 
 
-#: ECP5 flow options (overrides of montmul.synth.flows.DEFAULTS["ecp5"]) by
-#: the smallest width they apply to (:meth:`Core.ecp5_options`).  From 1024
-#: bits one placement seed (the flow keeps one anyway once a seed's nextpnr
-#: takes over short_s = 300 s).  The router stays nextpnr's router1, which
-#: gives the higher Fmax where it finishes (measured, docs/synthesis.md:
-#: r2_basic at 1024 bits 44.3 MHz with router1, 38.9 with router2).
-ECP5_OPTIONS: Mapping[int, Mapping[str, object]] = {1024: {"seeds": 1}}
-#: What an engine around a core (``--engine``) adds from 1024 bits: router2,
-#: the router that routes every measured 1024-bit engine within the hour
-#: (router1 gives more Fmax where it finishes, r2_basic's and scs_new_ct's,
-#: and timed out on scs_new's; docs/synthesis.md), and nextpnr's heap placer
-#: at timing weight 60 instead of its default 10 (chosen by measurement on the
-#: scs_new_ct engine, whose core's control nets the default weight stretches
-#: across the die; docs/synthesis.md, "The placer's timing weight").
-ENGINE_ECP5_OPTIONS: Mapping[int, Mapping[str, object]] = {1024: {"router": "router2", "timing_weight": 60}}
-
-
 def _one(p: Params) -> int:
     return 1
 
@@ -125,8 +108,6 @@ class Core:
     test_params: tuple[Params, ...] = ()
     #: random products per bench run: about test_random / k, in [8, 200]
     test_random: int = 4096
-    #: ECP5 flow options by the smallest width they apply to (ECP5_OPTIONS)
-    ecp5: Mapping[int, Mapping[str, object]] = field(default_factory=lambda: dict(ECP5_OPTIONS))
 
     # --- parameters --------------------------------------------------------
     @property
@@ -180,18 +161,6 @@ class Core:
         p = self.hdl_params(width, **(params or {}))
         return self.model(a, b, n, width, **{kw: p[hdl] for hdl, kw in self.model_args.items()})
 
-    def ecp5_options(self, width: int, engine: bool = False) -> dict[str, object]:
-        """The ECP5 flow options of a ``width``-bit run of the core (or, with
-        ``engine``, of an exponentiation engine around it): the :attr:`ecp5`
-        entry with the largest key not above ``width``, empty below every key
-        (the flow's defaults), and for an engine :data:`ENGINE_ECP5_OPTIONS`
-        on top."""
-        def pick(table: Mapping[int, Mapping[str, object]]) -> dict[str, object]:
-            keys = [w for w in table if w <= width]
-            return dict(table[max(keys)]) if keys else {}
-
-        return {**pick(self.ecp5), **(pick(ENGINE_ECP5_OPTIONS) if engine else {})}
-
     # --- files -------------------------------------------------------------
     def sources(self) -> list[Path]:
         rtl = resources.rtl_dir()
@@ -226,6 +195,13 @@ def get(name: str) -> Core:
         return CORES[name]
     except KeyError:
         raise KeyError(f"unknown core {name!r}; known cores: {', '.join(sorted(CORES))}") from None
+
+
+def resolve(core: Core | str) -> Core:
+    """``core`` itself, or the registered core of that name (:func:`get`):
+    the entry point of every function that takes a core, so that callers
+    below the command line pass :class:`Core` objects and names alike."""
+    return core if isinstance(core, Core) else get(core)
 
 
 def lookup(name: str) -> Core:
@@ -328,14 +304,6 @@ register(Core(
     description="SCS-MM-2: two-level CSA loop, reused for the conversion until SC = 0",
 ))
 
-#: 2048-bit ECP5 runs of the cores whose routing router1 does not finish in
-#: the hour (measured on the loaded 2-core machine: mscs timed out at 3,600 s
-#: with 2,370 wires still overused; fcs1_bin still had 102,912 after 50
-#: minutes; fcs2_bin and fcs_mmm42 have the same carry-save datapath and are
-#: larger): router2, which routed every 40,000-55,000-LUT engine at 1024 bits
-#: in 22-31 minutes, and two hours.  Below 2048 bits the registry defaults.
-WIDE_ROUTE_ECP5 = {**ECP5_OPTIONS, 2048: {**ECP5_OPTIONS[1024], "router": "router2", "budget_s": 7200}}
-
 register(Core(
     name="fcs1_bin",
     family="radix2",
@@ -350,7 +318,6 @@ register(Core(
     # Constant: k+2 iterations, then ceil((k+1)/w) converter words.
     latency_bound=lambda k, p: (k + 2) + ceil_div(k + 1, p["CpaWidth"]),
     description="FCS-MM-1 (five-to-two CSA, BRFA, carry-save in/out) with a word-serial CPA to binary",
-    ecp5=WIDE_ROUTE_ECP5,
 ))
 
 register(Core(
@@ -367,7 +334,6 @@ register(Core(
     # Constant: 1 precompute cycle (D = B + N), k+2 iterations, converter words.
     latency_bound=lambda k, p: 1 + (k + 2) + ceil_div(k + 1, p["CpaWidth"]),
     description="FCS-MM-2 (D = B + N in carry-save, four-to-two CSA) with a word-serial CPA to binary",
-    ecp5=WIDE_ROUTE_ECP5,
 ))
 
 register(Core(
@@ -381,7 +347,6 @@ register(Core(
     latency_bound=mscs_bound,
     data_dependent=True,
     description="MSCS-MM: one-level CSA for D = B + N, the k+2 iterations and the conversion",
-    ecp5=WIDE_ROUTE_ECP5,
 ))
 
 register(Core(
@@ -395,7 +360,6 @@ register(Core(
     latency_bound=fcs_mmm42_bound,
     data_dependent=True,
     description="FCS-MMM42 (reconstructed): 4:2 CSA, skipped iterations, binary interface with CSA conversion",
-    ecp5=WIDE_ROUTE_ECP5,
 ))
 
 register(Core(
@@ -475,12 +439,6 @@ WORD_WIDTH = Param(16, systolic.WORD_WIDTH_MIN, systolic.WORD_WIDTH_MAX, "word w
 #: WordWidth 8 and 32 at each simulator's smallest width (Icarus k = 8: 2 and
 #: 1 words; Verilator k = 64: 9 words in three arithmetic cores, and 3).
 SYSTOLIC_TEST_WIDTHS = {"icarus": (8, 32), "verilator": (64,)}
-#: 1024-bit ECP5 runs of the systolic cores: place and route did not finish
-#: in 4,000 s once, so a job gets two hours; router1 routes them (7-14 min).
-#: At 2048 bits router1 left systolic_mux unrouted at the two-hour budget and
-#: router2 routed it in 598 s (docs/synthesis.md, "What is left").
-SYSTOLIC_ECP5 = {1024: {"budget_s": 7200, "seeds": 1},
-                 2048: {"budget_s": 7200, "seeds": 1, "router": "router2"}}
 SYSTOLIC_TEST_PARAMS = ({"WordWidth": 8}, {"WordWidth": 32})
 #: one top, mm_systolic, for both arrays: each core pins Multiplexed; both
 #: read every array module (a tool that elaborates mm_systolic with its
@@ -512,7 +470,6 @@ register(Core(
     description="Word-level systolic array: m PEs with two w x w multipliers each, quotient block, N' in the core",
     test_widths=SYSTOLIC_TEST_WIDTHS,
     test_params=SYSTOLIC_TEST_PARAMS,
-    ecp5=SYSTOLIC_ECP5,
 ))
 
 register(Core(
@@ -531,7 +488,6 @@ register(Core(
     description="Multiplexed systolic array: ceil(m/4) arithmetic cores, one multiplier block per four one-adder PEs",
     test_widths=SYSTOLIC_TEST_WIDTHS,
     test_params=SYSTOLIC_TEST_PARAMS,
-    ecp5=SYSTOLIC_ECP5,
 ))
 
 
@@ -543,12 +499,6 @@ register(Core(
 DSP_RTL = SHELL + ("common/mm_req_pipe.sv", "dsp/mm_dsp_redundant.sv")
 DSP_INTERLEAVE = Param(1, 1, 3, "products in flight (register stages per step)")
 DSP_TEST_WIDTHS = {"icarus": (8, 64), "verilator": (64, 256)}
-#: 1024-bit ECP5 runs of the DSP cores: Yosys's `share` pass left out (with
-#: Interleave = 1 its SAT search over the 132 multipliers ran for hours), two
-#: hours per job (Interleave = 2 took 3,840 s once), router2 with one seed
-#: (router1 left ~4,100 overused wires after 40 minutes; router2 finished
-#: in 22): docs/dsp.md
-DSP_ECP5 = {1024: {"share": 0, "budget_s": 7200, "router": "router2", "seeds": 1}}
 
 
 def dsp_r_log2(k: int, p: Params, n: int) -> int:
@@ -585,7 +535,6 @@ register(Core(
     in_flight=lambda p: p["Interleave"],
     description="Paper 003: redundant radix-2^15 digits, 24x17 digit multipliers, Interleave products in flight",
     test_widths=DSP_TEST_WIDTHS,
-    ecp5=DSP_ECP5,
 ))
 
 register(Core(
@@ -608,7 +557,6 @@ register(Core(
     in_flight=lambda p: p["Interleave"],
     description="Paper 003 on 18x18 multipliers (ECP5): r1 = r2 = 16",
     test_widths={"icarus": (16,), "verilator": (64,)},
-    ecp5=DSP_ECP5,
 ))
 
 

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The exponentiation engine ``mm_modexp`` on any registered core: its
-bit-exact, cycle-exact model, its request checks, and the generated wrapper
-that plugs a core into it (``docs/modexp.md``).  Plain Python, no simulator
-imports; :mod:`montmul.modexp` runs the same jobs on the model or the RTL.
+"""The exponentiation engines ``mm_modexp`` and ``mm_modexp_crt`` on any
+registered core: their bit-exact, cycle-exact models and their request
+checks (``docs/modexp.md``); what they are built from is their design
+(:mod:`montmul.design`).  Plain Python, no simulator imports;
+:mod:`montmul.apps.modexp` runs the same jobs on the model or the RTL.
 
 The engine, for one request (base, exp, exp_len, N, R^2 mod N, mode):
 
@@ -34,6 +35,7 @@ from dataclasses import dataclass
 import gmpy2
 
 from . import cores
+from .design import check_core
 from .models import InputError
 
 #: Engine cycles per core multiplication beyond the core's own latency: the
@@ -87,132 +89,7 @@ def r2_mod(n: int, core: str, width: int, params: dict[str, int] | None = None) 
     like OpenSSL's BN_MONT_CTX)."""
     if n < 1:
         raise ValueError(f"modulus must be positive, got {n}")
-    return pow(2, 2 * cores.get(core).radix_log2(width, params, n), n)
-
-
-#: The engine instantiates this module; :func:`core_wrapper` writes it.
-CORE_WRAPPER = "mm_modexp_core"
-#: The engine's RTL (after the core's files and the wrapper).
-ENGINE_RTL = "modexp/mm_modexp.sv"
-#: The engines' shared request check (exponent length), read before either engine.
-LEN_CHECK_RTL = "modexp/mm_len_check.sv"
-#: The core between registers, for timing only (``montmul synth --engine regs``).
-REGS_RTL = "modexp/mm_core_regs.sv"
-#: The checked-in wrapper (for lint and FuseSoC): the reference core.
-DEFAULT_CORE = "r2_basic"
-
-_PORTS = (
-    ("clk_i", "input ", ""),
-    ("rst_ni", "input ", ""),
-    ("in_valid_i", "input ", ""),
-    ("in_ready_o", "output", ""),
-    ("a_i", "input ", "[Width:0]"),
-    ("b_i", "input ", "[Width:0]"),
-    ("n_i", "input ", "[Width-1:0]"),
-    ("out_valid_o", "output", ""),
-    ("out_ready_i", "input ", ""),
-    ("s_o", "output", "[Width:0]"),
-    ("err_o", "output", ""),
-)
-
-
-def core_hdl_params(core: str, params: dict[str, int] | None = None, checks: bool = False) -> dict[str, int]:
-    """The core's HDL parameters other than Width, as the engine build fixes
-    them: the registry's defaults, then ``params``, then the entry's fixed
-    overrides (e.g. scs_new_ct's ConstTime=1), checked against their ranges;
-    CheckRange and CheckMod are 0 (the engine checks its own inputs) unless
-    ``checks`` (the core as registered, for mm_core_regs)."""
-    c = cores.get(core)
-    hdl = c.hdl_params(c.all_params["Width"].default, **(params or {}))
-    if checks:
-        return {k: v for k, v in hdl.items() if k != "Width"}
-    if "CheckRange" in hdl:
-        # The engine checks base < N and R2 < N itself, and every operand it
-        # feeds back is a core product, below 2N (Walter's bound): the core's
-        # range comparators would only add the engine's operand multiplexers
-        # and a wide comparison to the clock period.
-        hdl["CheckRange"] = 0
-    if "CheckMod" in hdl:
-        # The engine rejects an illegal N at its own request; inside it the
-        # core's modulus check (an OR over all of N's bits, from the engine's
-        # N register into the core's state) was the engine's critical path
-        # around the fastest cores (docs/synthesis.md).
-        hdl["CheckMod"] = 0
-    return {k: v for k, v in hdl.items() if k != "Width"}
-
-
-def core_wrapper(core: str, params: dict[str, int] | None = None, checks: bool = False) -> str:
-    """SystemVerilog text of ``mm_modexp_core``: the registered core's top
-    module with its fixed parameters, on the common core interface.  The
-    engine instantiates ``mm_modexp_core``, so choosing a core is choosing
-    which generated wrapper is compiled with it; no list of cores in RTL."""
-    c = cores.get(core)
-    check_core(c)
-    fixed = core_hdl_params(core, params, checks)
-    w = cores.WIDTH
-    plist = [("Width", "Width")]
-    for k in sorted(fixed):
-        # On/off parameters (range 0..1) are `bit` and get one-bit literals
-        # (Icarus 11 mishandles 32-bit values there); int parameters decimal.
-        v, p = fixed[k], c.all_params[k]
-        plist.append((k, f"1'b{v}" if (p.lo, p.hi) == (0, 1) else str(v)))
-    pw = max(len(k) for k, _ in plist)
-    params_txt = ",\n".join(f"    .{k:<{pw}}({v})" for k, v in plist)
-    tw = max(len(t) for _, _, t in _PORTS)
-    ports_txt = ",\n".join(
-        f"  {d} logic {t:<{tw}} {n}" for n, d, t in _PORTS
-    )
-    nw = max(len(n) for n, _, _ in _PORTS)
-    conns = ",\n".join(f"    .{n:<{nw}}({n})" for n, _, _ in _PORTS)
-    setting = ", ".join(f"{k}={v}" for k, v in sorted(fixed.items())) or "no other parameters"
-    return f"""// SPDX-License-Identifier: Apache-2.0
-//
-// {CORE_WRAPPER}: the core that {"mm_core_regs (a timing harness)" if checks else "mm_modexp"} drives - registered core
-// '{c.name}' ({c.top}, {setting}).
-// GENERATED by montmul.engine.core_wrapper('{c.name}') from the core registry
-// (src/montmul/cores.py); do not edit.  Builds of mm_modexp on another core
-// compile their own generated copy instead of this file (docs/modexp.md).
-module {CORE_WRAPPER} #(
-  parameter int Width = 32  // modulus width k: {w.lo} .. {w.hi}
-) (
-{ports_txt}
-);
-
-  {c.top} #(
-{params_txt}
-  ) u_core (
-{conns}
-  );
-
-endmodule
-"""
-
-
-def write_core_wrapper(path, core: str, params: dict[str, int] | None = None, checks: bool = False):
-    """Write :func:`core_wrapper` to ``path`` unless it already holds exactly
-    that text (an unchanged file keeps its time stamp, so builds stay up to
-    date); atomic, so parallel builders never see half a file."""
-    import os
-    from pathlib import Path
-
-    path = Path(path)
-    text = core_wrapper(core, params, checks)
-    if path.exists() and path.read_text() == text:
-        return path
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
-    return path
-
-
-def check_core(c: cores.Core) -> None:
-    # The engine feeds products back as operands and reduces once at the end.
-    if c.out_bound > c.in_bound or c.out_bound > 2:
-        raise ValueError(
-            f"core {c.name!r}: outputs in [0, {c.out_bound}N) cannot be chained into inputs "
-            f"[0, {c.in_bound}N) and reduced by one subtraction"
-        )
+    return pow(2, 2 * cores.resolve(core).radix_log2(width, params, n), n)
 
 
 def check_ports(base: int, exp: int, n: int, r2: int, exp_len: int, width: int) -> None:
@@ -259,7 +136,7 @@ def engine_model(
     """The engine's answer to one request with explicit R^2 and exp_len (the
     ports of mm_modexp), cycle-exact.  ``trace`` (if given) receives every
     core multiplication in order."""
-    c = cores.get(core)
+    c = cores.resolve(core)
     check_core(c)
     check_ports(base, exp, n, r2, exp_len, width)
     if rejects(base, exp, n, r2, exp_len, width):
@@ -377,10 +254,6 @@ def modexp_model(
 #: Engine cycles of each one-cycle step of a CRT request (Chk, Add, Add2,
 #: Red, G1, G2, Fin), besides StPre (crt_pre_cycles).
 CRT_STEPS = ("chk", "add", "add2", "red", "g1", "g2", "fin")
-#: The CRT engine's RTL (after the core's files and the wrapper).
-CRT_RTL = "modexp/mm_modexp_crt.sv"
-
-
 @dataclass(frozen=True)
 class CrtRequest:
     """The ports of mm_modexp_crt (host-precomputed per key: r2p, r2q, qinvr)."""
@@ -416,7 +289,7 @@ class CrtResult:
 
 def crt_slots(core: str, params: dict[str, int] | None = None) -> int:
     """Products the core keeps in flight (the registry's in_flight)."""
-    c = cores.get(core)
+    c = cores.resolve(core)
     return c.in_flight(c.hdl_params(c.all_params["Width"].default, **(params or {})))
 
 
@@ -522,7 +395,7 @@ def crt_engine_model(
     trace: list[Mult] | None = None,
 ) -> CrtResult:
     """mm_modexp_crt's answer to one request, bit- and cycle-exact."""
-    c = cores.get(core)
+    c = cores.resolve(core)
     check_core(c)
     if c.in_bound < 2:
         raise ValueError(f"core {core!r}: the CRT engine needs operands up to 2N (its in_bound is {c.in_bound})")
@@ -647,7 +520,7 @@ def crt_request(
         p, q, dp, dq = q, p, dq, dp
     if p == q or p < 3 or q < 3 or gmpy2.gcd(p, q) != 1:
         raise ValueError("p and q must be distinct coprime odd moduli (the primes of the key)")
-    c_core = cores.get(core)
+    c_core = cores.resolve(core)
     qinv = pow(q, -1, p)
     qinvr = (qinv << c_core.radix_log2(width, params, p)) % p
     return CrtRequest(c, p, q, dp, dq, default_exp_len(dp), default_exp_len(dq),

@@ -26,20 +26,15 @@ from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
 
 from montmul.models import InputError
 from montmul.models.dsp import RingSchedule, batch_cycles
-from montmul.sim.driver import PERIOD_NS, config
+from montmul.flows.sim.driver import PERIOD_NS, config
 
 if json.loads(os.environ.get("MONTMUL_PARAMS", "{}")).get("Interleave", 1) > 1:
     # With several slots the shared suite's tests apply (each latency is
     # Interleave times longer), except the two that expect in_ready_o low
     # while a product is under way (the suite skips those itself).
-    from montmul.sim.suite import (  # noqa: F401
-        test_chained_squarings,
-        test_corners,
-        test_known_answer_paper001,
-        test_random,
-        test_rejected_inputs,
-        test_reset_mid_operation,
-        test_slots_in_order,
+    from montmul.flows.sim.suite import (
+        test_chained_squarings, test_corners, test_known_answer_paper001, test_random, test_rejected_inputs,
+        test_reset_mid_operation, test_slots_in_order,
     )
 
 

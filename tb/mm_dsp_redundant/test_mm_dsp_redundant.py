@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Bench of mm_dsp_redundant (paper 003).
 
-* the shared core suite (montmul.sim.suite) at Interleave = 1, both digit
+* the shared core suite (montmul.flows.sim.suite) at Interleave = 1, both digit
   configurations (``dsp_redundant``: 24x17, ``dsp_redundant_ecp5``: 18x18),
   every test width of the registry entries, Icarus and Verilator;
 * interleave_tests.py (several products in flight) at Interleave = 1, 2, 3:
@@ -20,13 +20,13 @@ CORE = "dsp_redundant"
 
 if os.environ.get("MONTMUL_IN_SIM"):
     # Inside the simulator: the cocotb tests.
-    from montmul.sim.suite import *  # noqa: F401,F403
+    from montmul.flows.sim.suite import *
 else:
     import pytest
     from bench_util import SIMS, grid, run_bench
 
     from montmul import cores
-    from montmul.sim import runner
+    from montmul.flows.sim import runner
 
     @pytest.mark.parametrize("sim,width,params", grid(CORE))
     def test_mm_dsp_redundant(sim, width, params):

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Bench of mm_fcs2, the carry-save FCS-MM-2 core (not on the common interface;
 its binary wrapper runs the common suite): the carry-save suite
-(montmul.sim.cs_suite) at every test width on Icarus and Verilator, both
+(montmul.flows.sim.cs_suite) at every test width on Icarus and Verilator, both
 result words and the latency of every multiplication against the model."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ CORE = "fcs2"
 
 if os.environ.get("MONTMUL_IN_SIM"):
     # Inside the simulator: the cocotb tests.
-    from montmul.sim.cs_suite import *  # noqa: F401,F403
+    from montmul.flows.sim.cs_suite import *
 else:
     import pytest
     from bench_util import grid, run_bench

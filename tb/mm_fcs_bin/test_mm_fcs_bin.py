@@ -2,7 +2,7 @@
 """Bench of mm_fcs_bin (a full-carry-save core behind the common binary
 interface) in both registered configurations, fcs1_bin (Variant 1, FCS-MM-1)
 and fcs2_bin (Variant 2, FCS-MM-2): the shared core suite
-(montmul.sim.suite) at every test width on Icarus and Verilator, each result
+(montmul.flows.sim.suite) at every test width on Icarus and Verilator, each result
 and latency against the model."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ CORES = ("fcs1_bin", "fcs2_bin")
 
 if os.environ.get("MONTMUL_IN_SIM"):
     # Inside the simulator: the cocotb tests.
-    from montmul.sim.suite import *  # noqa: F401,F403
+    from montmul.flows.sim.suite import *
 else:
     import pytest
     from bench_util import grid, run_bench

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Bench of mm_fcs_mmm42: the shared core suite (montmul.sim.suite) at every test
+"""Bench of mm_fcs_mmm42: the shared core suite (montmul.flows.sim.suite) at every test
 width on Icarus and Verilator, each result and latency against the model."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ CORE = "fcs_mmm42"
 
 if os.environ.get("MONTMUL_IN_SIM"):
     # Inside the simulator: the cocotb tests.
-    from montmul.sim.suite import *  # noqa: F401,F403
+    from montmul.flows.sim.suite import *
 else:
     import pytest
     from bench_util import grid, run_bench

@@ -21,8 +21,8 @@ if os.environ.get("MONTMUL_IN_SIM"):
     from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly, RisingEdge
 
     from montmul.engine import Mult, engine_model, exp_len_width, r2_mod
-    from montmul.sim.driver import ModexpDriver, ProductMonitor, config
-    from montmul.sim.suite import rng_from_env as _rng
+    from montmul.flows.sim.driver import ModexpDriver, ProductMonitor, config, cycles_refused, reset_pulse
+    from montmul.flows.sim.suite import rng_from_env as _rng
 
     def _odd(rng: random.Random, k: int, residue: int | None = None) -> int:
         while True:
@@ -198,14 +198,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         # Present the second request at once and hold it.
         b.drv.drive(x2)
         dut_.in_valid_i.value = 1
-        waited = 0
-        while True:
-            await RisingEdge(dut_.clk_i)
-            await ReadOnly()
-            if int(dut_.out_valid_o.value):
-                break
-            assert int(dut_.in_ready_o.value) == 0, "in_ready_o high while busy"
-            waited += 1
+        waited = await cycles_refused(dut_)
         assert waited > 0
         b.verify(await b.drv.response(t1, ready_after=5, t_valid=b.drv.now_cycles()), *x1)
         # The held request is taken at the next edge, unchanged.
@@ -237,14 +230,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         for frac in (0.05, 0.5, 0.95):
             await b.drv.request(job[0], job[1], t, n, b.r2(n), 1)
             await ClockCycles(dut_.clk_i, max(1, int(want.cycles * frac)))
-            await FallingEdge(dut_.clk_i)
-            dut_.rst_ni.value = 0
-            await ReadOnly()
-            assert int(dut_.out_valid_o.value) == 0, "out_valid_o must drop at reset"
-            await FallingEdge(dut_.clk_i)
-            dut_.rst_ni.value = 1
-            await ReadOnly()
-            assert int(dut_.in_ready_o.value) == 1, "engine must be idle after reset"
+            await reset_pulse(dut_, "engine")
             await FallingEdge(dut_.clk_i)
             b.mon.take()
             # The monitor may sit between a product's request and response.
@@ -258,7 +244,7 @@ else:
     from bench_util import SIMS
 
     from montmul import cores
-    from montmul.sim import modexp_sim
+    from montmul.flows.sim import modexp_sim
 
     # (simulator, core, width, core parameters).  Icarus: every registered
     # core at width 8 (its builds take seconds), scs_new at 16.  Verilator

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Bench of mm_modexp_axil, the AXI4-Lite wrapper of the exponentiation
 engine (docs/integration.md), driven by cocotbext-axi's AXI4-Lite master
-through the Python driver (montmul.driver.ModexpDevice): exponentiations in
+through the Python driver (montmul.host.ModexpDevice): exponentiations in
 both modes against pow() and their CYCLES against the engine model, RSA
 (CRT on the device, Garner in software), back-to-back jobs with the next
 job loaded while one runs, START while busy (OVERRUN, nothing lost), reset
@@ -32,10 +32,10 @@ if os.environ.get("MONTMUL_IN_SIM"):
     from cocotb.utils import get_sim_time
     from cocotbext.axi import AxiResp
 
-    from montmul.driver import ModexpDevice
-    from montmul.driver import regmap as rm
-    from montmul.driver.buses import CocotbAxiLite
-    from montmul.driver.device import MAGIC, place
+    from montmul.host import ModexpDevice
+    from montmul.host import regmap as rm
+    from montmul.host.buses import CocotbAxiLite
+    from montmul.host.device import MAGIC, place
     from montmul.engine import modexp_model
 
     CORE = os.environ["MONTMUL_CORE"]
@@ -223,7 +223,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         from cryptography.hazmat.primitives import hashes
         from cryptography.hazmat.primitives.asymmetric import padding
 
-        from montmul import rsa
+        from montmul.apps import rsa
 
         dev, bus = await setup(dut)
         key = rsa.load_pem(open(os.environ["MONTMUL_AXIL_KEY"], "rb").read())
@@ -259,7 +259,7 @@ else:
 
     import pytest
 
-    from montmul.driver import sim as bus_sim
+    from montmul.host import sim as bus_sim
 
     HERE = Path(__file__).parent
 
@@ -270,7 +270,7 @@ else:
     @pytest.mark.skipif(not os.environ.get("MONTMUL_AXIL_RSA2048"),
                         reason="RSA-2048 through the AXI wrapper: set MONTMUL_AXIL_RSA2048=1 (minutes on Verilator)")
     def test_rsa2048_through_axil(tmp_path):
-        from montmul import rsa
+        from montmul.apps import rsa
         from montmul.resources import build_root
 
         key = rsa.generate(2048)

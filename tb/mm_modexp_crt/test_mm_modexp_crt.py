@@ -22,11 +22,11 @@ if os.environ.get("MONTMUL_IN_SIM"):
 
     import cocotb
     import gmpy2
-    from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly
+    from cocotb.triggers import ClockCycles, FallingEdge
 
     from montmul.engine import CrtRequest, crt_engine_model, crt_pre_cycles, crt_rejects, crt_request
-    from montmul.sim.driver import CrtDriver, config
-    from montmul.sim.suite import rng_from_env as _rng
+    from montmul.flows.sim.driver import CrtDriver, config, reset_pulse
+    from montmul.flows.sim.suite import rng_from_env as _rng
 
     def _prime(rng: random.Random, k: int) -> int:
         while True:
@@ -150,14 +150,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         for frac in (0.1, 0.6, 0.97):
             await b.drv.request(*req.ports(), 0)
             await ClockCycles(dut.clk_i, max(1, int(want.cycles * frac)))
-            await FallingEdge(dut.clk_i)
-            dut.rst_ni.value = 0
-            await ReadOnly()
-            assert int(dut.out_valid_o.value) == 0, "out_valid_o must drop at reset"
-            await FallingEdge(dut.clk_i)
-            dut.rst_ni.value = 1
-            await ReadOnly()
-            assert int(dut.in_ready_o.value) == 1, "engine must be idle after reset"
+            await reset_pulse(dut, "engine")
             await FallingEdge(dut.clk_i)
             await b.check(req, 1)
 
@@ -165,7 +158,7 @@ else:
     import pytest
     from bench_util import SIMS
 
-    from montmul.sim import crt_sim
+    from montmul.flows.sim import crt_sim
 
     # (simulator, core, width, core parameters): by default a one-slot core
     # and dsp_redundant with 2 products in flight on Icarus (about 15 s);
@@ -199,7 +192,7 @@ else:
         from pathlib import Path
 
         from montmul import cores
-        from montmul.sim import runner
+        from montmul.flows.sim import runner
 
         here = Path(__file__).resolve()
         c = cores.get(core)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Bench of mm_r4booth_right: the shared core suite (montmul.sim.suite) at the
+"""Bench of mm_r4booth_right: the shared core suite (montmul.flows.sim.suite) at the
 registry's test widths and parameter sets (Case I, Case II and both; moduli of
 every length below Width) on Icarus and Verilator, each result and latency
 against the model; on Verilator with the port-level properties of
@@ -12,7 +12,7 @@ CORE = "r4booth_right"
 
 if os.environ.get("MONTMUL_IN_SIM"):
     # Inside the simulator: the cocotb tests.
-    from montmul.sim.suite import *  # noqa: F401,F403
+    from montmul.flows.sim.suite import *
 else:
     import pytest
     from bench_util import grid, props_live, run_bench

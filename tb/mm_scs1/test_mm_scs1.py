@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Bench of mm_scs1: the shared core suite (montmul.sim.suite) at every test
+"""Bench of mm_scs1: the shared core suite (montmul.flows.sim.suite) at every test
 width on Icarus and Verilator, each result and latency against the model;
 the CPA_FC at its default 32-bit word, at the paper's other width (64) and at
 a 7-bit word, narrower than any test width, so that every width ends in a
@@ -12,7 +12,7 @@ CORE = "scs1"
 
 if os.environ.get("MONTMUL_IN_SIM"):
     # Inside the simulator: the cocotb tests.
-    from montmul.sim.suite import *  # noqa: F401,F403
+    from montmul.flows.sim.suite import *
 else:
     import pytest
     from bench_util import grid, run_bench

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Bench of mm_scs_new: the shared core suite (montmul.sim.suite) at every test
+"""Bench of mm_scs_new: the shared core suite (montmul.flows.sim.suite) at every test
 width on Icarus and Verilator, each result and latency against the model."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ CONFIGS = ("scs_new", "scs_new_ct")  # the module and its constant-time configur
 
 if os.environ.get("MONTMUL_IN_SIM"):
     # Inside the simulator: the cocotb tests.
-    from montmul.sim.suite import *  # noqa: F401,F403
+    from montmul.flows.sim.suite import *
 else:
     import pytest
     from bench_util import grid, run_bench

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """Bench of systolic_mux (mm_systolic, Multiplexed = 1): the shared core suite
-(montmul.sim.suite) at the registry's test widths and WordWidth sets on
+(montmul.flows.sim.suite) at the registry's test widths and WordWidth sets on
 Icarus and Verilator, each result and latency against the model; on
 Verilator with the port-level properties of rtl/formal/mm_core_props.sv
 bound and checked as assertions."""
@@ -12,7 +12,7 @@ CORE = "systolic_mux"
 
 if os.environ.get("MONTMUL_IN_SIM"):
     # Inside the simulator: the cocotb tests.
-    from montmul.sim.suite import *  # noqa: F401,F403
+    from montmul.flows.sim.suite import *
 else:
     import pytest
     from bench_util import grid, props_live, run_bench

@@ -1,0 +1,702 @@
+# SPDX-License-Identifier: Apache-2.0
+"""RSA private-key operations on every registered core, beside papers 002 and
+004, FIOS_DSP_MM and OpenSSL (through ``cryptography``) on this machine.
+
+    python -m montmul.apps.bench_rsa [--cores all|none|a,b] [--config CORE:P=V,...] [--bits 1024,2048,3072,4096]
+                              [--crt yes|no|both] [--sim model|icarus|verilator] [--confirm verilator]
+                              [--samples S] [--sw-reps R] [--jobs J] [--synth] [--ecp5-option O=V] [--json]
+                              [--out FILE] [--json-out FILE] [--from-json FILE]
+
+For each configuration (every registered core with its defaults and the
+configurations of :data:`EXTRA_CONFIGS`, or those given) and each key size
+(the keys of NIST's SigGen15_186-2 file, so the run is reproducible) it signs
+``samples`` fixed messages (RSASSA-PKCS1-v1_5, SHA-256) through
+``montmul.apps.rsa`` on the mm_modexp engine (square-and-multiply), with the CRT
+by default, and reports the engine's cycles: from the cycle-exact model
+(cached in ``--cache``, keyed on the model code), or from RTL simulation with
+``--sim``; ``--confirm SIM`` also runs one signature per row in RTL
+simulation, which must give the model's result and cycles.
+
+Time = cycles / the post-route ECP5 Fmax of the engine itself (``montmul
+synth --core NAME --width K --target ecp5 --engine``: mm_modexp around the
+core) at the width the exponentiation uses (k/2 with the CRT, k without),
+with its LUT/FF/DSP/BRAM use and whether it fits the LFE5U-85F, taken from
+the synthesis cache only; the bench starts no synthesis unless ``--synth``.
+The page shows the rows with a time and names the others in one line.  For
+each key size: the Pareto front (time against LUTs and DSPs) and the fastest
+configuration within each area budget.  ``--from-json FILE`` renders a
+stored run again with today's ECP5 figures, running no signature.
+
+``make bench-rsa`` writes ``build/bench/rsa.md`` and ``build/bench/rsa.json``;
+``make bench-rsa UPDATE=1`` refreshes the tracked ``bench/rsa.md`` and
+``bench/rsa.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from montmul import cores, progress, resources
+from montmul.apps import rsa
+from montmul.flows.synth import parse_flow_options
+
+#: Published figures (docs/references.md), exactly as printed.
+PAPERS = [
+    {
+        "paper": "002", "design": "parallel radix-4 scalable Booth, right-shifting (w=16, v=2, p=32)",
+        "device": "Xilinx XC2V2000-6 (Virtex II), Synplify Pro", "clock_mhz": 248,
+        "resources": "5959 LUTs, 5079 REGs",
+        "operation": "1024-bit modular exponentiation (2n+2 Montgomery multiplications; no CRT)",
+        "time_ms": 9.1,
+    },
+    {
+        "paper": "002", "design": "parallel radix-4 scalable Booth, left-shifting (w=16, v=2, p=32)",
+        "device": "Xilinx XC2V2000-6 (Virtex II), Synplify Pro", "clock_mhz": 186,
+        "resources": "4852 LUTs, 2887 REGs",
+        "operation": "1024-bit modular exponentiation (2n+2 Montgomery multiplications; no CRT)",
+        "time_ms": 13,
+    },
+    {
+        "paper": "004", "design": "systolic high-radix (radix 2^16 / 2^32)",
+        "device": "Xilinx Virtex-4 / Virtex-5 (Table 2 lost in the text extraction)", "clock_mhz": None,
+        "resources": "n/a (tables lost)",
+        "operation": "1024-bit RSA decryption (left-to-right square-and-multiply; CRT not mentioned)",
+        "time_ms": 3.23,
+    },
+    {
+        "paper": "004", "design": "multiplexed systolic (radix 2^16 / 2^32), up to 28% fewer resources",
+        "device": "Xilinx Virtex-4 / Virtex-5 (Table 2 lost in the text extraction)", "clock_mhz": None,
+        "resources": "n/a (tables lost)",
+        "operation": "1024-bit RSA decryption (left-to-right square-and-multiply; CRT not mentioned)",
+        "time_ms": 4.36,
+    },
+]
+
+
+# ---------------------------------------------------------------------------
+def nist_key(bits: int) -> rsa.RsaKey:
+    """The SigGen15_186-2 key of ``bits`` bits (n, e, d; primes recovered)."""
+    import cryptography_vectors
+
+    path = Path(cryptography_vectors.__file__).parent / "asymmetric/RSA/FIPS_186-2/SigGen15_186-2.txt"
+    section, fields = None, {}
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if line.startswith("[mod"):
+            section = int(line.split("=")[1].strip(" ]"))
+        elif section == bits and line[:4] in ("n = ", "e = ", "d = "):
+            fields[line[0]] = int(line[4:], 16)
+        if len(fields) == 3:
+            return rsa.from_numbers(fields["n"], fields["e"], fields["d"])
+    raise ValueError(f"no {bits}-bit key in {path}")
+
+
+def ecp5_result(core: str, params: dict[str, int], width: int, run_synth: bool = False,
+                engine: str = "modexp", options: dict[str, object] | None = None) -> dict:
+    """The engine's post-route ECP5 figures at ``width`` (``montmul synth
+    --core NAME --width K --target ecp5 --engine modexp|crt``, with
+    ``options`` as ``--option`` on top of the flow's tuning, montmul.flows.synth.tuning) from
+    the synthesis cache, or run now with ``run_synth``: fmax_mhz, luts, ff,
+    dsp, bram, fits (True/False/None: unknown), result (a synthesis result
+    exists, with an Fmax or, timed out or too big, without) and a note
+    saying where they come from or why they are missing."""
+    out = {"fmax_mhz": None, "luts": None, "ff": None, "dsp": None, "bram": None, "fits": None, "note": "",
+           "result": False}  # result: a synthesis result exists (with an Fmax or not)
+    options = dict(options or {})
+    cmd = (f"montmul synth --core {core} --width {width} --target ecp5 --engine {engine}"
+           + "".join(f" --param {k}={v}" for k, v in sorted(params.items()))
+           + "".join(f" --option {k}={v}" for k, v in sorted(options.items())))
+    try:
+        from montmul.flows.synth import Job, ToolError, cached, synth
+
+        job = Job(core, width, "ecp5", params=params, options=options, engine=engine)
+        res = cached(job)  # the build cache, then the tracked store syn/results/
+    except Exception as exc:  # tools missing, unknown core, ...
+        return {**out, "note": f"no synthesis cache key: {exc}"}
+    from_cache = res is not None
+    if res is None and run_synth:
+        try:
+            res = synth(job)
+        except ToolError as exc:
+            return {**out, "note": f"synthesis failed: {str(exc)[:80]}"}
+    if res is None:
+        return {**out, "note": f"not synthesized ({cmd})"}
+    out["result"] = True
+    for k in ("luts", "ff", "dsp", "bram"):
+        out[k] = res.get(k)
+    status = res.get("status", "ok")
+    out["fits"] = False if status == "does_not_fit" else (True if res.get("fmax_mhz") else None)
+    if res.get("fmax_mhz") is None:
+        return {**out, "note": str(res.get("error", "no Fmax"))[:100]}
+    note = "synthesis cache" if from_cache else "synthesized now"
+    if "seed" not in options:
+        # a one-seed run: where the cache holds the report's extra seeds of the
+        # same job (montmul.apps.report.ecp5), the median run, as the report takes it
+        from montmul.apps.report.ecp5 import seed_median, seeded_jobs
+
+        more = [r for r in map(cached, seeded_jobs(job)) if r and r.get("fmax_mhz")]
+        if more:
+            res = seed_median([res, *more])
+            out["fmax_seeds"] = res["fmax_seeds"]
+            note += f", median of seeds {', '.join(res['fmax_seeds'])}"
+    out["fmax_mhz"] = float(res["fmax_mhz"])
+    out["note"] = note
+    return out
+
+
+def config_name(core: str, params: dict[str, int]) -> str:
+    """``core`` or ``core:P=V,P=V`` (the form ``--config`` takes)."""
+    return core + (":" + ",".join(f"{k}={v}" for k, v in sorted(params.items())) if params else "")
+
+
+def parse_config(text: str) -> tuple[str, dict[str, int]]:
+    """``core[:P=V,...]`` -> (core, params); ValueError naming the problem."""
+    core, _, rest = text.partition(":")
+    cores.get(core.strip())
+    params: dict[str, int] = {}
+    for item in filter(None, (x.strip() for x in rest.split(","))):
+        k, eq, v = item.partition("=")
+        if not eq:
+            raise ValueError(f"--config {text!r}: expected P=V, got {item!r}")
+        try:
+            params[k.strip()] = int(v, 0)
+        except ValueError:
+            raise ValueError(f"--config {text!r}: {k.strip()} must be an integer, got {v!r}") from None
+    known = cores.get(core.strip()).all_params
+    bad = sorted(set(params) - set(known))
+    if bad:
+        raise ValueError(f"--config {text!r}: {core.strip()} has no parameter {', '.join(bad)} "
+                         f"(it has {', '.join(sorted(known)) or 'none'})")
+    return core.strip(), params
+
+
+def code_digest(root: Path) -> str:
+    """Hash of the Python that decides the cycles (``root``'s models and its
+    top-level modules: engine, rsa, cores) as code (:func:`montmul.resources.
+    code_digest`), so a reworded comment keeps the model-result cache below
+    (hours of model runs) valid."""
+    return resources.code_digest([*root.glob("models/*.py"), *root.glob("*.py")], root)
+
+
+def _model_files_digest() -> str:
+    import montmul
+
+    return code_digest(Path(montmul.__file__).parent)
+
+
+def _cache_file(folder: Path, tag: str) -> Path:
+    """A cache file for ``tag`` (a configuration name with its digests) in ``folder``."""
+    return folder / (tag.replace(":", "_").replace(",", "_").replace("=", "") + ".json")
+
+
+def run_core(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, samples: int,
+             cache_dir: str | None = None, crt_engine: bool = True) -> dict:
+    """Average cycles of ``samples`` signatures on ``core`` (with ``params``);
+    with the CRT on the CRT engine mm_modexp_crt (``crt_engine``) or as two
+    mm_modexp jobs.  Model results are cached in ``cache_dir`` (keyed on the
+    model code)."""
+    cache = None
+    if cache_dir and sim == "model":
+        tag = f"{config_name(core, params)}_{bits}_{int(crt)}{int(crt_engine)}_{samples}_{_model_files_digest()}"
+        cache = _cache_file(Path(cache_dir), tag)
+        if cache.is_file():
+            return {**json.loads(cache.read_text()), "cached": True}
+    key = nist_key(bits)
+    hw = rsa.Hardware(core=core, sim=sim, params=params or None, crt_engine=crt_engine)
+    one, mults, secs = [], [], 0.0
+    for i in range(samples):
+        r = rsa.sign(key, f"montmul bench message {i}".encode(), hw, crt=crt)
+        one.append(r.cycles)
+        mults.append(r.mults)
+        secs += r.seconds
+    row = {
+        "core": core, "params": dict(params), "bits": bits, "crt": crt, "sim": sim, "samples": samples,
+        "engine": ("crt" if crt_engine else "modexp") if crt else "modexp",
+        "width": bits // 2 if crt else bits,
+        "cycles": statistics.fmean(one),
+        "cycles_min": min(one), "cycles_max": max(one),
+        "mults": statistics.fmean(mults), "seconds": round(secs, 2),
+    }
+    if cache is not None:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        cache.write_text(json.dumps(row))
+    return {**row, "cached": False}
+
+
+def rtl_digest(core: str, params: dict[str, int], crt: bool, crt_engine: bool) -> str:
+    """Hash of the RTL one confirmation compiles: the engine that runs it
+    (``mm_modexp_crt`` for a CRT signature on the CRT engine, else
+    ``mm_modexp``), its core's files, the generated core wrapper and the
+    headers, each by :func:`montmul.flows.synth.flows.rtl_digest` (comments and
+    ``MM_FORMAL`` blocks out).  So an edit to one engine or one core leaves
+    the others' confirmations valid."""
+    import hashlib
+
+    from montmul.flows.sim import crt_sim, modexp_sim
+    from montmul.flows.synth import flows
+
+    unit = crt_sim.crt_engine(core, params or None) if (crt and crt_engine) else modexp_sim.engine(core, params or None)
+    h = hashlib.sha256()
+    for f in flows.rtl_files(unit):
+        h.update(f.name.encode() + b"\0" + flows.rtl_digest(f).encode() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def confirm(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, crt_engine: bool = True,
+            cache_dir: str | None = None, run: bool = True) -> dict | None:
+    """One signature in RTL simulation; montmul.apps.rsa checks every result and
+    every cycle count against the model (RuntimeError if they differ).  A
+    confirmation is cached in ``cache_dir``/confirm, keyed on the model code
+    and the RTL it compiles (:func:`rtl_digest`), so the RTL column of a long bench fills in over several runs
+    (``--cores`` subsets) and a later full run reuses it.  ``run=False``:
+    only a cached confirmation, else None."""
+    cache = None
+    if cache_dir:
+        tag = (f"{config_name(core, params)}_{bits}_{int(crt)}{int(crt_engine)}_{sim}_"
+               f"{_model_files_digest()}_{rtl_digest(core, params, crt, crt_engine)}")
+        cache = _cache_file(Path(cache_dir) / "confirm", tag)
+        if cache.is_file():
+            return {**json.loads(cache.read_text()), "cached": True}
+    if not run:
+        return None
+    key = nist_key(bits)
+    hw = rsa.Hardware(core=core, sim=sim, params=params or None, check=True, crt_engine=crt_engine)
+    t0 = time.perf_counter()
+    r = rsa.sign(key, b"montmul bench message 0", hw, crt=crt)
+    out = {"sim": sim, "cycles": r.cycles, "seconds": round(time.perf_counter() - t0, 1)}
+    if cache is not None:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        cache.write_text(json.dumps(out))
+    return {**out, "cached": False}
+
+
+def software(bits: int, reps: int) -> dict:
+    """OpenSSL through cryptography: median time of one private-key
+    operation (PKCS#1 v1.5 SHA-256 sign; OAEP decrypt), CRT as OpenSSL does."""
+    from cryptography.hazmat.backends.openssl import backend
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import padding as cpad
+
+    ck = nist_key(bits).cryptography_key()
+    oaep = cpad.OAEP(cpad.MGF1(hashes.SHA256()), hashes.SHA256(), None)
+    ct = ck.public_key().encrypt(b"bench", oaep)
+
+    def med(fn) -> float:
+        fn()
+        ts = []
+        for _ in range(reps):
+            t0 = time.perf_counter()
+            fn()
+            ts.append(time.perf_counter() - t0)
+        return statistics.median(ts) * 1e3
+
+    return {
+        "bits": bits,
+        "sign_ms": med(lambda: ck.sign(b"bench", cpad.PKCS1v15(), hashes.SHA256())),
+        "decrypt_ms": med(lambda: ck.decrypt(ct, oaep)),
+        "library": backend.openssl_version_text(),
+        "cpu": _cpu(),
+        "reps": reps,
+    }
+
+
+def _cpu() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+# ---------------------------------------------------------------------------
+#: One row per registered core (its defaults) plus these configurations:
+#: paper 002's p = 32 kernels, paper 003's interleaved cores, paper 004's
+#: 32-bit words.
+EXTRA_CONFIGS = (
+    ("r4booth_right", {"WordWidth": 16, "NumPes": 32}),
+    ("r4booth_left", {"WordWidth": 16, "NumPes": 32}),
+    ("dsp_redundant_ecp5", {"Interleave": 2}),
+    ("dsp_redundant_ecp5", {"Interleave": 3}),
+    ("systolic", {"WordWidth": 32}),
+    ("systolic_mux", {"WordWidth": 32}),
+)
+
+
+def device() -> dict:
+    from montmul.flows.synth import flows
+
+    return flows.ECP5_DEVICES["85k"]
+
+
+def pareto(rows: list[dict]) -> list[dict]:
+    """The rows no other row beats: none has a time, LUTs and DSPs all at
+    most this row's with one strictly below.  Rows without a time or LUT
+    count take no part."""
+    pts = [r for r in rows if r.get("ms") is not None and r.get("luts") is not None]
+
+    def key(r: dict) -> tuple:
+        return (r["ms"], r["luts"], r.get("dsp") or 0)
+
+    front = [r for r in pts
+             if not any(all(x <= y for x, y in zip(key(o), key(r))) and key(o) != key(r) for o in pts)]
+    return sorted(front, key=lambda r: r["luts"])
+
+
+#: Area budgets of the "best core per budget" table: LUTs, and DSP blocks.
+LUT_BUDGETS = (10_000, 20_000, 40_000, 83_640)
+DSP_BUDGETS = (0, 156)
+
+
+def best_per_budget(rows: list[dict]) -> list[dict]:
+    """For every (LUT budget, DSP budget): the fastest row within it."""
+    out = []
+    for dsp in DSP_BUDGETS:
+        for luts in LUT_BUDGETS:
+            fit = [r for r in rows if r.get("ms") is not None and r.get("luts") is not None
+                   and r["luts"] <= luts and (r.get("dsp") or 0) <= dsp]
+            best = min(fit, key=lambda r: r["ms"], default=None)
+            out.append({"lut_budget": luts, "dsp_budget": dsp, "best": best})
+    return out
+
+
+def _fmt_int(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:,.0f}"
+
+
+def _fmt_ms(ms: float | None) -> str:
+    return "n/a" if ms is None else f"{ms:.2f}"
+
+
+def _fmt_params(params: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in sorted(params.items())) or "defaults"
+
+
+def _engine_text(r: dict) -> str:
+    return {"crt": "CRT (`mm_modexp_crt`)",
+            "modexp": "CRT, 2 x `mm_modexp` in series" if r["crt"] else "no CRT (`mm_modexp`)"}[r["engine"]]
+
+
+def _label(r: dict, mixed: bool) -> str:
+    two = mixed and r["crt"] and r["engine"] == "modexp"
+    return config_name(r["core"], r["params"]) + (" (2 x mm_modexp)" if two else "")
+
+
+def _not_measured(rows: list[dict]) -> str:
+    """One line naming the rows without an ECP5 time, per RSA size: the
+    configurations, or "every configuration"."""
+    parts = []
+    mixed = len({(r["crt"], r["engine"]) for r in rows}) > 1
+    for bits in sorted({r["bits"] for r in rows}):
+        here = [r for r in rows if r["bits"] == bits]
+        todo = [_label(r, mixed) for r in here if r.get("ms") is None]
+        if todo:
+            parts.append(f"RSA-{bits}: " + ("every configuration" if len(todo) == len(here) > 1 else ", ".join(todo)))
+    return "; ".join(parts)
+
+
+def markdown(data: dict) -> str:
+    """The Markdown page: rows with an ECP5 time only, then one line naming
+    the rest (their cycles stay in the JSON)."""
+    out = []
+    sim = data["sim"]
+    dev = data["device"]
+    opts = "".join(f" --option {k}={v}" for k, v in sorted(data["ecp5_options"].items()))
+    out.append(f"Generated by `{data['command']}`"
+               + (f", rendered by `{data['rendered_by']}`" if data.get("rendered_by") else "") + ".")
+    out.append("")
+    out.append(f"RSA private-key operation (RSASSA-PKCS1-v1_5 SHA-256 sign, NIST SigGen15_186-2 keys), "
+               f"square-and-multiply, with the CRT on the RSA-CRT engine `mm_modexp_crt` or as two `mm_modexp` "
+               f"exponentiations in series (column \"engine\"), without it on `mm_modexp` (`docs/modexp.md`). "
+               f"Cycles from the {'cycle-exact model' if sim == 'model' else sim + ' RTL simulation'}, mean of "
+               f"{data['samples']} message(s); \"RTL\": one signature on that simulator gave the model's result "
+               f"and cycles. Time = cycles / the engine's post-route ECP5 Fmax at the width it runs at "
+               f"(`montmul synth --core NAME --width K --target ecp5 --engine crt|modexp{opts}`, the median of "
+               f"seeds 1-3 where the store holds them); \"fits\" = fits the {dev['name']} ({dev['luts']:,} LUTs, "
+               f"{dev['dsp']} MULT18X18D).")
+    out.append("")
+    measured = [r for r in data["rows"] if r.get("ms") is not None]
+    if measured:
+        out.append("| core | parameters | RSA | engine | core width | mults | cycles | RTL | ECP5 Fmax (MHz) "
+                   "| LUTs | FFs | DSPs | fits | time (ms) |")
+        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in measured:
+        spread = ("" if r.get("cycles_min", r["cycles"]) == r.get("cycles_max", r["cycles"])
+                  else f" ({_fmt_int(r['cycles_min'])}-{_fmt_int(r['cycles_max'])})")
+        conf = f"{r['confirmed']['sim']} = model" if r.get("confirmed") else "-"
+        fits = {True: "yes", False: "no", None: "?"}[r["fits"]]
+        out.append(f"| `{r['core']}` | {_fmt_params(r['params'])} | {r['bits']} | {_engine_text(r)} "
+                   f"| {r['width']} | {_fmt_int(r['mults'])} | {_fmt_int(r['cycles'])}{spread} "
+                   f"| {conf} | {r['fmax_mhz']:.1f} | {_fmt_int(r['luts'])} "
+                   f"| {_fmt_int(r['ff'])} | {_fmt_int(r['dsp'])} | {fits} | {_fmt_ms(r['ms'])} |")
+    missing = _not_measured(data["rows"])
+    if missing:
+        out += ["", f"Not measured yet (no ECP5 engine result; their cycles are in the JSON): {missing}."]
+    for bits in sorted({r["bits"] for r in measured}):
+        rows = [r for r in measured if r["bits"] == bits and r["crt"]]
+        if not rows:
+            continue
+        front = pareto(rows)
+        out += ["", f"RSA-{bits} with the CRT, Pareto front (time against LUTs and DSPs; a core off the front is "
+                    f"beaten by one on it in all three):", "",
+                "| core | parameters | engine | time (ms) | LUTs | DSPs |", "|---|---|---|---|---|---|"]
+        out += [f"| `{r['core']}` | {_fmt_params(r['params'])} | {_engine_text(r)} | {r['ms']:.2f} "
+                f"| {_fmt_int(r['luts'])} | {_fmt_int(r['dsp'])} |" for r in front]
+        budgets = best_per_budget(rows)
+        found = [b for b in budgets if b["best"]]
+        out += ["", f"RSA-{bits} with the CRT, fastest core within an area budget:", "",
+                "| LUT budget | DSP budget | core | parameters | engine | time (ms) |", "|---|---|---|---|---|---|"]
+        for b in found:
+            best = b["best"]
+            out.append(f"| {b['lut_budget']:,} | {b['dsp_budget']} | `{best['core']}` | {_fmt_params(best['params'])} "
+                       f"| {_engine_text(best)} | {best['ms']:.2f} |")
+        empty = [f"{b['lut_budget']:,} LUTs x {b['dsp_budget']} DSPs" for b in budgets if not b["best"]]
+        if empty:
+            out += ["", f"No measured configuration within: {', '.join(empty)}."]
+    out.append("")
+    out.append("Published (papers 002, 004), as printed:")
+    out.append("")
+    out.append("| paper | design | device | clock (MHz) | resources | operation | time (ms) |")
+    out.append("|---|---|---|---|---|---|---|")
+    for p in PAPERS:
+        clk = p["clock_mhz"] if p["clock_mhz"] else "not available"
+        out.append(f"| {p['paper']} | {p['design']} | {p['device']} | {clk} | {p['resources']} | {p['operation']} "
+                   f"| {p['time_ms']} |")
+    fios = data.get("fios")
+    if fios:
+        out += ["", f"FIOS_DSP_MM, one modular multiplication, published figures, **other device** "
+                    f"({fios['device']}): {fios['source']}.", "",
+                "| width | Fmax (MHz) | cycles | time (µs) | DSPs | LUTs |", "|---|---|---|---|---|---|"]
+        out += [f"| {w} | {f} | {c} | {t} | {d} | {lut} |" for w, f, c, t, d, lut in fios["rows"]]
+    out.append("")
+    if data["software"]:
+        sw0 = data["software"][0]
+        out.append(f"Software on this machine, same run: {sw0['library']} through cryptography, {sw0['cpu']}, "
+                   f"one thread, median of {sw0['reps']} (CRT, as OpenSSL always does):")
+        out.append("")
+        out.append("| RSA | sign PKCS#1 v1.5 SHA-256 (ms) | decrypt OAEP SHA-256 (ms) |")
+        out.append("|---|---|---|")
+        for s in data["software"]:
+            out.append(f"| {s['bits']} | {s['sign_ms']:.3f} | {s['decrypt_ms']:.3f} |")
+    return "\n".join(out)
+
+
+def json_rows(data: dict) -> dict:
+    """bench/rsa.json: the rows in the issue's schema (and the rest)."""
+    keep = ("core", "params", "bits", "crt", "engine", "cycles", "mults", "width", "luts", "ff", "dsp", "bram")
+    rows = [{**{k: r[k] for k in keep}, "ecp5_fmax_mhz": r["fmax_mhz"], "ms": r["ms"],
+             "fits_lfe5u_85f": r["fits"], "rtl_confirmed": bool(r.get("confirmed"))} for r in data["rows"]]
+    return {"command": data["command"], "sim": data["sim"], "rows": rows, "software": data["software"]}
+
+
+def add_ecp5(rows: list[dict], run_synth: bool, options: dict) -> tuple[list[str], list[str]]:
+    """Each row's engine figures (:func:`ecp5_result`) and time; returns the
+    configurations with no synthesis result and those with a result but no
+    Fmax (timed out, does not fit)."""
+    missing, no_fmax = [], []
+    for r in rows:
+        e = ecp5_result(r["core"], r["params"], r["width"], run_synth, r["engine"], options)
+        r.update({k: e[k] for k in ("luts", "ff", "dsp", "bram", "fits")})
+        r["fmax_mhz"], r["fmax_note"] = e["fmax_mhz"], e["note"]
+        if e["fmax_mhz"] is None:
+            what = f"{config_name(r['core'], r['params'])} at {r['width']} bits"
+            (no_fmax if e.get("result") else missing).append(what)
+        f = r["fmax_mhz"]
+        r["ms"] = r["cycles"] / (f * 1e3) if f else None
+    return missing, no_fmax
+
+
+def _from_json(args: argparse.Namespace, argv: list[str] | None) -> int:
+    """--from-json: the page of a stored run, with today's ECP5 figures."""
+    import shlex
+
+    try:
+        stored = json.loads(Path(args.from_json).read_text())
+        words = shlex.split(stored["command"])  # "python -m montmul.apps.bench_rsa ARGS" (or an older launcher)
+        args_run = words[next((i for i, w in enumerate(words) if w.startswith("--")), len(words)):]
+        run = _parser().parse_args(args_run)
+        ecp5_opts = parse_flow_options(run.ecp5_option, "ecp5", "--ecp5-option")
+    except (OSError, ValueError, KeyError, SystemExit) as exc:
+        print(f"bench_rsa: error: --from-json {args.from_json}: not a stored bench run ({exc})", file=sys.stderr)
+        return 2
+    keep = ("core", "params", "bits", "crt", "engine", "width", "cycles", "mults")
+    rows = [{**{k: r[k] for k in keep}, "confirmed": {"sim": run.confirm} if r.get("rtl_confirmed") else None}
+            for r in stored["rows"]]
+    add_ecp5(rows, False, ecp5_opts)
+    from montmul.apps.report import p003
+
+    data = {
+        "command": " ".join(["python -m montmul.apps.bench_rsa", *map(shlex.quote, args_run)]),  # today's launcher
+        "rendered_by": "python -m montmul.apps.bench_rsa " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "sim": run.sim, "samples": run.samples, "ecp5_options": ecp5_opts, "rows": rows, "papers": PAPERS,
+        "software": stored.get("software", []),
+        "fios": {"rows": p003.FIOS_DSP_MM, "source": p003.FIOS_SOURCE, "device": p003.FIOS_DEVICE},
+        "device": device(),
+    }
+    text = markdown(data)
+    print(text)
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(text + "\n")
+    if args.json_out:
+        Path(args.json_out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json_out).write_text(json.dumps(json_rows(data), indent=1) + "\n")
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--cores", default="all",
+                    help="comma-separated core names, or all (every registered core with its defaults, plus "
+                         "EXTRA_CONFIGS), or none (only --config)")
+    ap.add_argument("--config", action="append", default=[], metavar="CORE:P=V,...",
+                    help="one more configuration, e.g. dsp_redundant_ecp5:Interleave=2 (repeatable)")
+    ap.add_argument("--bits", default="1024,2048,3072,4096",
+                    help="RSA sizes (NIST SigGen15_186-2 keys): 1024 is the papers' own operation size (002, 004)")
+    ap.add_argument("--crt", choices=("yes", "no", "both"), default="yes")
+    ap.add_argument("--crt-engine", choices=("yes", "no", "both"), default="yes",
+                    help="the CRT on the CRT engine mm_modexp_crt (yes, the default), as two mm_modexp jobs in "
+                         "series on one engine (no; fits where the CRT engine does not), or each configuration "
+                         "both ways (both)")
+    ap.add_argument("--no-crt-engine", dest="crt_engine", action="store_const", const="no",
+                    help="the same as --crt-engine no")
+    ap.add_argument("--sim", choices=("model", "icarus", "verilator"), default="model")
+    ap.add_argument("--samples", type=int, default=1, help="messages per core and key (data-dependent cores vary)")
+    ap.add_argument("--confirm", choices=("none", "icarus", "verilator"), default="none",
+                    help="also run one signature per row in RTL simulation and check it against the model")
+    ap.add_argument("--confirm-bits", default="",
+                    help="with --confirm: only the rows of these RSA sizes (comma-separated; default: every "
+                         "size in --bits), e.g. 2048 where a 4096-bit signature on a slow core would take hours")
+    ap.add_argument("--confirm-cached-only", action="store_true",
+                    help="with --confirm: show the confirmations cached by earlier runs (same model code and "
+                         "RTL), run none; the other rows show '-'")
+    ap.add_argument("--sw-reps", type=int, default=200, help="repetitions of each software operation")
+    ap.add_argument("--jobs", type=int, default=1, help="parallel processes for the cores")
+    ap.add_argument("--synth", action="store_true", help="run missing ECP5 engine synthesis (hours at 1024 bits)")
+    ap.add_argument("--ecp5-option", action="append", default=[], metavar="O=V",
+                    help="an ECP5 flow option on top of the registry's for every engine's figures (as montmul "
+                         "synth --option; repeatable), e.g. router=router2")
+    ap.add_argument("--cache", default=str(Path("build") / "bench" / "cache"),
+                    help="model results cache (keyed on the model code); '' for none")
+    ap.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    ap.add_argument("--out", help="also write the Markdown (or JSON) to this file (make bench-rsa: "
+                                  "build/bench/rsa.md)")
+    ap.add_argument("--json-out", help="write the rows in bench/rsa.json's schema to this file")
+    ap.add_argument("--from-json", metavar="FILE",
+                    help="run no signature: take the rows, cycles and RTL confirmations of a stored --json-out "
+                         "file (bench/rsa.json), look their ECP5 figures up again in the synthesis cache and "
+                         "store, and print (--out, --json-out) the page")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = _parser()
+    args = ap.parse_args(argv)
+    if args.from_json:
+        return _from_json(args, argv)
+    try:
+        if args.cores == "all":
+            configs = [(c, {}) for c in cores.CORES] + [(c, dict(p)) for c, p in EXTRA_CONFIGS]
+        elif args.cores == "none":
+            configs = []
+        else:
+            configs = [parse_config(c.strip()) for c in args.cores.split(",") if c.strip()]
+        configs += [parse_config(c) for c in args.config]
+        if not configs:
+            raise ValueError("no configuration to run (--cores none and no --config)")
+        bits = [int(b) for b in args.bits.split(",")]
+        for b in bits:
+            nist_key(b)
+        confirm_bits = [int(b) for b in args.confirm_bits.split(",") if b.strip()] or bits
+        if args.confirm_cached_only and (args.confirm == "none" or not args.cache):
+            raise ValueError("--confirm-cached-only needs --confirm SIM and a --cache")
+        if not set(confirm_bits) <= set(bits):
+            raise ValueError(f"--confirm-bits {args.confirm_bits} names a size not in --bits {args.bits}")
+        ecp5_opts = parse_flow_options(args.ecp5_option, "ecp5", "--ecp5-option")
+    except KeyError as exc:
+        print(f"bench_rsa: error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f"bench_rsa: error: {exc}", file=sys.stderr)
+        return 2
+    if args.samples < 1:
+        print("bench_rsa: error: --samples must be at least 1", file=sys.stderr)
+        return 2
+    crts = {"yes": (True,), "no": (False,), "both": (True, False)}[args.crt]
+    engines = {"yes": (True,), "no": (False,), "both": (True, False)}[args.crt_engine]
+    # without the CRT there is one engine (mm_modexp): one task, whatever --crt-engine says
+    tasks = [(c, p, b, crt, ce) for c, p in configs for b in bits for crt in crts
+             for ce in (engines if crt else engines[:1])]
+    t0 = time.perf_counter()
+    progress.enable(True)
+    rows = []
+    pool = concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs) if args.jobs > 1 else None
+    with progress.Bar(len(tasks), "bench_rsa: signatures per configuration", unit="config") as bar:
+        if pool is None:
+            futs = [(lambda t=t: run_core(*t[:4], args.sim, args.samples, args.cache or None, t[4]))
+                    for t in tasks]
+        else:
+            futs = [pool.submit(run_core, *t[:4], args.sim, args.samples, args.cache or None, t[4]).result
+                    for t in tasks]
+        for (c, p, b, crt, _), result in zip(tasks, futs):
+            try:
+                rows.append(result())
+            except (ValueError, RuntimeError) as exc:  # e.g. a width the core's parameters do not allow
+                print(f"bench_rsa: {config_name(c, p)} RSA-{b}: {exc}", file=sys.stderr)
+            bar.update()
+    if pool is not None:
+        pool.shutdown()
+    if args.confirm != "none":
+        todo = [r for r in rows if r["bits"] in confirm_bits]
+        with progress.Bar(len(todo), f"bench_rsa: one signature per row on {args.confirm}", unit="row") as bar:
+            for r in todo:
+                r["confirmed"] = confirm(r["core"], r["params"], r["bits"], r["crt"], args.confirm,
+                                         r["engine"] == "crt", args.cache or None, not args.confirm_cached_only)
+                bar.update()
+    missing, no_fmax = add_ecp5(rows, args.synth, ecp5_opts)
+    sw = [software(b, args.sw_reps) for b in bits] if args.sw_reps > 0 else []
+    from montmul.apps.report import p003
+
+    data = {
+        "command": "python -m montmul.apps.bench_rsa " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "sim": args.sim, "samples": args.samples, "ecp5_options": ecp5_opts, "rows": rows, "papers": PAPERS,
+        "software": sw,
+        "fios": {"rows": p003.FIOS_DSP_MM, "source": p003.FIOS_SOURCE, "device": p003.FIOS_DEVICE},
+        "device": device(), "seconds": round(time.perf_counter() - t0, 1), "host": _cpu(), "cpus": os.cpu_count(),
+    }
+    text = json.dumps(data, indent=1) if args.json else markdown(data)
+    print(text)
+    if missing:
+        print(f"bench_rsa: {len(missing)} ECP5 figure(s) missing (no result in the synthesis cache, "
+              f"{os.path.relpath(_cache_dir())}, nor in the store syn/results/): {', '.join(missing)}; --synth runs them", file=sys.stderr)
+    if no_fmax:
+        print(f"bench_rsa: {len(no_fmax)} synthesis result(s) without an Fmax (timed out or does not fit: the "
+              f"table's note says which): {', '.join(no_fmax)}", file=sys.stderr)
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(text + "\n")
+        print(f"bench_rsa: wrote {args.out} ({data['seconds']} s)", file=sys.stderr)
+    if args.json_out:
+        Path(args.json_out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json_out).write_text(json.dumps(json_rows(data), indent=1) + "\n")
+        print(f"bench_rsa: wrote {args.json_out}", file=sys.stderr)
+    return 0
+
+
+def _cache_dir() -> Path:
+    from montmul.flows.synth import default_build
+
+    return default_build() / "cache"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Helpers shared by the ``montmul`` subcommands (cli.py, cli_rsa.py):
+argument parsing, the exit statuses and the one-line error convention."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .. import cores
+
+#: Where a command can compute: the model, or RTL simulation.
+SIMS = ("model", "icarus", "verilator")
+
+#: Default of every ``--sim``: the cycle-exact model (no simulator build).
+DEFAULT_SIM = "model"
+
+# Exit statuses of every subcommand (README, "CLI").
+EXIT_OK = 0          #: success
+EXIT_CHECK = 1       #: verification failure: a signature that does not verify, or RTL that disagrees with its model
+EXIT_USAGE = 2       #: bad usage: unknown option, bad option value (argparse's own status)
+EXIT_INPUT = 3       #: rejected input: operands, modulus, key or ciphertext the core or RSA refuses
+EXIT_TOOL = 4        #: tool or system failure: simulator, synthesis tool, file I/O, unexpected internal error
+EXIT_INTERRUPT = 130  #: Ctrl-C (128 + SIGINT)
+EXIT_PIPE = 141      #: output pipe closed early, e.g. ``montmul cores | head -1`` (128 + SIGPIPE)
+
+
+class CliError(Exception):
+    """An error the CLI reports as one line with its exit status."""
+
+    def __init__(self, msg: str, code: int = EXIT_USAGE):
+        super().__init__(msg)
+        self.code = code
+
+
+def positive_int(text: str) -> int:
+    """An integer >= 1 (argparse type for --samples, --jobs, --procs)."""
+    try:
+        v = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {v}")
+    return v
+
+
+def nonneg_int(text: str) -> int:
+    """An integer >= 0 (argparse type)."""
+    try:
+        v = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative, got {v}")
+    return v
+
+
+def parse_widths(text: str, option: str = "--widths", allow_empty: bool = False) -> tuple[int, ...]:
+    """Comma-separated positive widths, e.g. ``1024,2048``."""
+    out = []
+    for item in parse_csv(text):
+        try:
+            out.append(int(item, 0))
+        except ValueError:
+            raise CliError(f"{option}: not a width: {item!r} (give comma-separated integers, e.g. 1024,2048)") from None
+    if not out and not allow_empty:
+        raise CliError(f"{option} needs at least one width")
+    for w in out:
+        cores.WIDTH.check("Width", w)
+    return tuple(out)
+
+
+def parse_int(text: str) -> int:
+    """A decimal or 0x-hex integer (argparse type)."""
+    try:
+        return int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a decimal or 0x-hex integer: {text!r}") from None
+
+
+def parse_csv(text: str) -> list[str]:
+    return [t.strip() for t in text.split(",") if t.strip()]
+
+
+def fail(msg: str, code: int = EXIT_USAGE) -> int:
+    """Print one error line on stderr; return the exit status."""
+    print(f"montmul: error: {msg}", file=sys.stderr)
+    return code
+
+
+def core_and_width(args) -> tuple[cores.Core, int]:
+    """The registered core ``--core`` and the checked ``--width``."""
+    core = cores.get(args.core)
+    cores.WIDTH.check("Width", args.width)
+    return core, args.width
+
+
+def hdl_params(args) -> dict[str, int]:
+    """HDL parameters from repeated ``--param P=V``, checked by the registry
+    (ranges, fixed values, legal combinations)."""
+    out: dict[str, int] = {}
+    for item in getattr(args, "param", None) or []:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"--param takes NAME=VALUE, got {item!r}")
+        out[name] = parse_int(value)
+    cores.get(args.core).hdl_params(args.width, **out)
+    return out

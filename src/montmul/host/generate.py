@@ -1,0 +1,141 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Generate everything the bus wrapper's register map implies, from its one
+SystemRDL source (``rdl/mm_modexp_regs.rdl``):
+
+* ``rtl/bus/mm_modexp_regs.sv``, ``rtl/bus/mm_modexp_regs_pkg.sv``: the
+  register block with an AXI4-Lite slave port (PeakRDL-regblock, flat
+  ports, asynchronous active-low reset, SLVERR on unmapped addresses and on
+  writes to read-only / reads of write-only registers);
+* ``sw/include/mm_modexp_regs.h``: the C header (PeakRDL-cheader);
+* ``docs/registers.md``: the register documentation (PeakRDL-markdown);
+* ``src/montmul/host/regmap.py``: offsets and fields for the Python driver.
+
+    python -m montmul.host.generate [--check]
+
+``--check`` regenerates into a temporary folder and fails if any checked-in
+file differs (tests/test_bus.py runs it).  Needs the ``montmul[rdl]`` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from .. import resources
+
+RDL = "rdl/mm_modexp_regs.rdl"
+OUTPUTS = (
+    "rtl/bus/mm_modexp_regs.sv",
+    "rtl/bus/mm_modexp_regs_pkg.sv",
+    "sw/include/mm_modexp_regs.h",
+    "docs/registers.md",
+    "src/montmul/host/regmap.py",
+)
+REGBLOCK_ARGS = ("--cpuif", "axi4-lite-flat", "--addr-width", "8", "--default-reset", "arst_n", "--err-if-bad-addr", "--err-if-bad-rw")
+
+
+def _peakrdl(*args: str) -> None:
+    exe = [sys.executable, "-m", "peakrdl"]
+    proc = subprocess.run([*exe, *args], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"peakrdl {' '.join(args)} failed:\n{proc.stdout}{proc.stderr}")
+
+
+def _regmap_py(rdl: Path) -> str:
+    """Python constants for the driver, read from the compiled register map."""
+    from systemrdl import RDLCompiler
+    from systemrdl.node import FieldNode, RegNode
+
+    comp = RDLCompiler()
+    comp.compile_file(str(rdl))
+    top = comp.elaborate().top
+    lines = [
+        "# SPDX-License-Identifier: Apache-2.0",
+        f'"""Register map of {top.inst_name} (GENERATED from {RDL} by',
+        "montmul.host.generate; do not edit): byte offsets and (lsb, width) of",
+        'every field."""',
+        "",
+        "from __future__ import annotations",
+        "",
+    ]
+    regs = [n for n in top.children() if isinstance(n, RegNode)]
+    lines.append(f"SIZE = {top.size:#x}")
+    lines.append("")
+    for r in regs:
+        lines.append(f"{r.inst_name} = {r.address_offset:#04x}")
+    lines.append("")
+    lines.append("#: register -> {field: (lsb, width)}")
+    lines.append("FIELDS: dict[str, dict[str, tuple[int, int]]] = {")
+    for r in regs:
+        fs = ", ".join(f'"{f.inst_name}": ({f.lsb}, {f.width})' for f in r.fields() if isinstance(f, FieldNode))
+        lines.append(f'    "{r.inst_name}": {{{fs}}},')
+    lines.append("}")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def generate(root: Path, out: Path) -> list[Path]:
+    """Write every output of :data:`OUTPUTS` under ``out`` from ``root``'s RDL."""
+    rdl = root / RDL
+    with tempfile.TemporaryDirectory() as tmp:
+        t = Path(tmp)
+        _peakrdl("regblock", str(rdl), "-o", str(t / "rb"), *REGBLOCK_ARGS)
+        _peakrdl("c-header", str(rdl), "-o", str(t / "mm_modexp_regs.h"))
+        _peakrdl("markdown", str(rdl), "-o", str(t / "registers.md"))
+        texts = {
+            OUTPUTS[0]: (t / "rb" / "mm_modexp_regs.sv").read_text(),
+            OUTPUTS[1]: (t / "rb" / "mm_modexp_regs_pkg.sv").read_text(),
+            OUTPUTS[2]: (t / "mm_modexp_regs.h").read_text(),
+            OUTPUTS[3]: (t / "registers.md").read_text(),
+            OUTPUTS[4]: _regmap_py(rdl),
+        }
+    # Tools name their input by absolute path: keep outputs checkout-independent.
+    texts = {k: v.replace(str(rdl), RDL) for k, v in texts.items()}
+    written = []
+    for rel, text in texts.items():
+        p = out / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+        written.append(p)
+    return written
+
+
+def check(root: Path) -> list[str]:
+    """Names of checked-in outputs that differ from a fresh generation (with a diff)."""
+    bad = []
+    with tempfile.TemporaryDirectory() as tmp:
+        generate(root, Path(tmp))
+        for rel in OUTPUTS:
+            new = (Path(tmp) / rel).read_text()
+            old_p = root / rel
+            old = old_p.read_text() if old_p.exists() else ""
+            if new != old:
+                diff = "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True), rel, rel + " (generated)", n=1))
+                bad.append(f"{rel}:\n{diff[:2000]}")
+    return bad
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m montmul.host.generate", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true", help="fail if a checked-in output is out of date")
+    args = ap.parse_args(argv)
+    root = resources.source_root()
+    if root is None:
+        print("montmul.host.generate: run it from a source checkout", file=sys.stderr)
+        return 2
+    if args.check:
+        bad = check(root)
+        for b in bad:
+            print(b, file=sys.stderr)
+        return 1 if bad else 0
+    for p in generate(root, root):
+        print(p.relative_to(root))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
