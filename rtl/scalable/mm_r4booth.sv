@@ -1,29 +1,45 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// mm_r4booth_left: the scalable left-shifting radix-4 Booth Montgomery
-// multiplier of paper 002 (Sec. IV-B, Figs. 3, 6), on the common core
-// interface (docs/interface.md).  Algorithm and decisions: docs/scalable.md.
+// mm_r4booth: the scalable radix-4 Booth Montgomery multiplier of paper 002
+// (Figs. 3-6, Sec. IV), on the common core interface (docs/interface.md),
+// with right-shifting (Sec. IV-A) or left-shifting (Sec. IV-B) processing
+// elements by ShiftLeft.  Algorithm and decisions: docs/scalable.md.
 //
-// Same algorithm, operand registers, word memories, FIFO, controller and final correction as
-// mm_r4booth_right; the PEs (mm_r4booth_left_pe) keep Z in place and shift
-// the multiples left instead, so a word passes to the next PE after one cycle
-// (l = 1), a pass has e+1 words (the overflow word), and the PE whose
-// effective LSB reaches the word boundary discards a word (one extra cycle,
-// 2p/w per pass).  The kernel needs w | 2p: every PE then keeps its LSB
-// position Pos = 2i mod w in every pass, and after the last pass Pos is 0, so
-// the last PE's stream is Z itself.
-//   e = ceil((n+3)/w), k = ceil((n+4)/(2p)), S = A*B*2^-(2pk-2) mod N in [0, 2N).
-// Latency: (k-1)*max(e+1, p+2p/w+b) + p + 2p/w + e + 1 cycles
-// (kernel: k*max(e+1, p+2p/w+b)).
+// One build serves every modulus up to Width bits: the operand length n is
+// taken at run time from the modulus (its bit length), and a product costs
+// the cycles of an n-bit product:
+//   e = ceil((n+3)/w) words, k = ceil((n+4)/(2p)) pipeline cycles,
+//   S = A*B*2^-(2pk-2) mod N in [0, 2N) for A, B in [0, 2N).
+// Structure (Fig. 3): X, Y and N captured at the accepting edge (the
+// interface delivers them in parallel); word memories (LUT RAM) for Y and
+// |M^|, filled word by word in pass 0, |M^| computed there from N; a kernel
+// of NumPes PEs (mm_r4booth_pe) in a generate loop, each taking one Booth
+// digit of X per pipeline cycle and one w-bit word per clock; a FIFO
+// (mm_r4booth_fifo, latency FifoLatency) from the last PE back to the first;
+// the final correction + ((t xor s<0) ? N : 0) + t added word by word to the
+// last pass on its way into the result register.
+//   - ShiftLeft = 0: a pass has e words, each PE passes a word on after two
+//     cycles (l = 2) and the stream carries the hidden sign bit of Z.
+//     Latency: (k-1)*max(e, 2p+b) + 2p + e cycles (kernel: k*max(e, 2p+b)).
+//   - ShiftLeft = 1: the PEs keep Z in place and shift the multiples left
+//     instead, so a word passes to the next PE after one cycle (l = 1), a
+//     pass has e+1 words (the overflow word), and the PE whose effective LSB
+//     reaches the word boundary discards a word (one extra cycle, 2p/w per
+//     pass).  The kernel needs w | 2p: every PE then keeps its LSB position
+//     Pos = 2i mod w in every pass, and after the last pass Pos is 0, so the
+//     last PE's stream is Z itself.
+//     Latency: (k-1)*max(e+1, p+2p/w+b) + p + 2p/w + e + 1 cycles
+//     (kernel: k*max(e+1, p+2p/w+b)).
 `include "mm_macros.svh"
 
-module mm_r4booth_left #(
+module mm_r4booth #(
   parameter int Width       = 64,  // largest modulus width: 3 .. 8192
   parameter int WordWidth   = 16,  // w: a power of two, 4 .. 64
-  parameter int NumPes      = 8,   // p: 1 .. 256, a multiple of WordWidth/2
+  parameter int NumPes      = 2,   // p: 1 .. 256; ShiftLeft: a multiple of WordWidth/2
   parameter int FifoLatency = 1,   // b: 1 .. 8
   parameter bit CheckRange  = 1,   // 1: reject operands >= 2N
-  parameter bit CheckMod    = 1    // 1: reject an even N or N < 3
+  parameter bit CheckMod    = 1,   // 1: reject an even N or N < 3
+  parameter bit ShiftLeft   = 0    // 0: right-shifting PEs, 1: left-shifting PEs
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -41,34 +57,35 @@ module mm_r4booth_left #(
 );
 
   if (Width < 3 || Width > 8192) begin : gen_bad_width
-    `MM_FATAL("mm_r4booth_left: Width must be in [3, 8192]")
+    `MM_FATAL("mm_r4booth: Width must be in [3, 8192]")
   end
   if (WordWidth < 4 || WordWidth > 64 || (WordWidth & (WordWidth - 1)) != 0) begin : gen_bad_word
-    `MM_FATAL("mm_r4booth_left: WordWidth must be a power of two in [4, 64]")
+    `MM_FATAL("mm_r4booth: WordWidth must be a power of two in [4, 64]")
   end
   if (NumPes < 1 || NumPes > 256) begin : gen_bad_pes
-    `MM_FATAL("mm_r4booth_left: NumPes must be in [1, 256]")
+    `MM_FATAL("mm_r4booth: NumPes must be in [1, 256]")
   end
-  if ((2 * NumPes) % WordWidth != 0) begin : gen_bad_pos
-    `MM_FATAL("mm_r4booth_left: 2*NumPes must be a multiple of WordWidth")
+  if (ShiftLeft && (2 * NumPes) % WordWidth != 0) begin : gen_bad_pos
+    `MM_FATAL("mm_r4booth: 2*NumPes must be a multiple of WordWidth when ShiftLeft")
   end
   if (FifoLatency < 1 || FifoLatency > 8) begin : gen_bad_fifo
-    `MM_FATAL("mm_r4booth_left: FifoLatency must be in [1, 8]")
+    `MM_FATAL("mm_r4booth: FifoLatency must be in [1, 8]")
   end
 
-  localparam int W       = WordWidth;
-  localparam int P       = NumPes;
-  localparam int LogW    = $clog2(W);
-  localparam int EMax    = (Width + 3 + W - 1) / W;          // words at n = Width
-  localparam int MemWords = EMax + 1;  // e+1 words per pass
-  localparam int MemBits = MemWords * W;
-  localparam int MemAW   = (MemWords > 1) ? $clog2(MemWords) : 1;
-  localparam int KMax    = (Width + 4 + 2 * P - 1) / (2 * P); // pipeline cycles at n = Width
-  localparam int XWinW   = 2 * P * KMax + 3;                 // X << 1, with room for the top digit
-  localparam int NbW     = $clog2(Width + 1);
-  localparam int JW      = $clog2(EMax + 2);
-  localparam int BitsW   = $clog2(Width + 4 + 4 * P + 1);    // digit-bit counters
-  localparam int FifoW   = W + 3;                            // z, t, first, last
+  localparam int W        = WordWidth;
+  localparam int P        = NumPes;
+  localparam int LogW     = $clog2(W);
+  localparam int EMax     = (Width + 3 + W - 1) / W;          // words at n = Width
+  localparam int MemWords = EMax + int'(ShiftLeft);           // words per pass: e, e+1 (left)
+  localparam int MemBits  = MemWords * W;
+  localparam int MemAW    = (MemWords > 1) ? $clog2(MemWords) : 1;
+  localparam int KMax     = (Width + 4 + 2 * P - 1) / (2 * P);  // pipeline cycles at n = Width
+  localparam int XWinW    = 2 * P * KMax + 3;                 // X << 1, with room for the top digit
+  localparam int NbW      = $clog2(Width + 1);
+  localparam int JW       = $clog2(MemWords + 1);
+  localparam int BitsW    = $clog2(Width + 4 + 4 * P + 1);    // digit-bit counters
+  localparam int FifoW    = ShiftLeft ? W + 3 : W + 4;        // z, (right: zsign,) t, first, last
+  localparam int TBit     = FifoW - 3;                        // t in a FIFO word
 
   // ---------------------------------------------------------------- shell
   logic accept, start, busy, done;
@@ -104,7 +121,7 @@ module mm_r4booth_left #(
   logic [MemWords-1:0][W-1:0] yr;     // Y (pass 0), then the result words
   logic [XWinW-1:0]   xwin_q, xwin_d;
   logic               mneg_q, mneg_d;
-  logic [JW-1:0]      e_q, e_d;        // words per pass: e + 1
+  logic [JW-1:0]      e_q, e_d;        // words per pass: e, or e + 1 (left)
   logic [BitsW-1:0]   nlim_q, nlim_d;  // n + 4: digits cover it when 2p*passes >= n + 4
   logic [NbW-1:0]     nbits;           // bit length of n_i
 
@@ -131,25 +148,27 @@ module mm_r4booth_left #(
   assign nbits = bit_length(n_i);
 
   // ------------------------------------------------- kernel streams
-  logic [P:0]        sv, sf, sl, st;
+  logic [P:0]        sv, sf, sl, szs, st;
   logic [P:0][W-1:0] sz, sy, sm;
   logic [P-1:0][2:0] xbits;
-  logic              pe0_v, pe0_f, pe0_l, pe0_t;
+  logic              pe0_v, pe0_f, pe0_l, pe0_zs, pe0_t;
   logic [W-1:0]      pe0_z, pe0_y, pe0_m;
 
   assign sv[0]  = pe0_v;
   assign sf[0]  = pe0_f;
   assign sl[0]  = pe0_l;
   assign sz[0]  = pe0_z;
+  assign szs[0] = pe0_zs;
   assign st[0]  = pe0_t;
   assign sy[0]  = pe0_y;
   assign sm[0]  = pe0_m;
 
   for (genvar i = 0; i < P; i++) begin : gen_pe
     assign xbits[i] = xwin_q[2*i+2 -: 3];
-    mm_r4booth_left_pe #(
+    mm_r4booth_pe #(
       .WordWidth(W),
-      .Pos      ((2 * i) % W)
+      .ShiftLeft(ShiftLeft),
+      .Pos      (ShiftLeft ? (2 * i) % W : 0)
     ) u_pe (
       .clk_i  (clk_i),
       .rst_ni (rst_ni),
@@ -159,6 +178,7 @@ module mm_r4booth_left #(
       .first_i(sf[i]),
       .last_i (sl[i]),
       .z_i    (sz[i]),
+      .zsign_i(szs[i]),
       .t_i    (st[i]),
       .y_i    (sy[i]),
       .m_i    (sm[i]),
@@ -166,6 +186,7 @@ module mm_r4booth_left #(
       .first_o(sf[i+1]),
       .last_o (sl[i+1]),
       .z_o    (sz[i+1]),
+      .zsign_o(szs[i+1]),
       .t_o    (st[i+1]),
       .y_o    (sy[i+1]),
       .m_o    (sm[i+1])
@@ -178,7 +199,7 @@ module mm_r4booth_left #(
 
   mm_r4booth_fifo #(
     .DataWidth(FifoW),
-    .Depth    (EMax + 2),
+    .Depth    (MemWords + 1),
     .Latency  (FifoLatency)
   ) u_fifo (
     .clk_i   (clk_i),
@@ -282,7 +303,8 @@ module mm_r4booth_left #(
   assign pe0_f      = feed & (j == '0);
   assign pe0_l      = feed & (j == e_q - 1'b1);
   assign pe0_z      = pass0_q ? '0 : fifo_rd[W-1:0];
-  assign pe0_t      = pass0_q ? 1'b0 : fifo_rd[W];
+  assign pe0_zs     = (pass0_q || ShiftLeft) ? 1'b0 : fifo_rd[W];  // the left stream has no sign
+  assign pe0_t      = pass0_q ? 1'b0 : fifo_rd[TBit];
   assign pe0_y      = pass0_q ? yr[j] : ymem_rd;
   assign pe0_m      = pass0_q ? msum[W-1:0] : mmem_rd;
 
@@ -290,7 +312,6 @@ module mm_r4booth_left #(
   // adder into the result register.
   assign final_pass = (outbits_q + BitsW'(2 * P)) >= nlim_q;
   assign fifo_w     = sv[P] & ~final_pass & busy;
-  assign fifo_wd    = {sl[P], sf[P], st[P], sz[P]};
   assign tsel       = sf[P] ? st[P] : tfin_q;
   assign add_n      = tsel ^ mneg_q;
   assign oj         = sf[P] ? '0 : oj_q;
@@ -300,6 +321,11 @@ module mm_r4booth_left #(
   assign res_we     = sv[P] & busy & final_pass;
   assign done       = sv[P] & busy & final_pass & sl[P];
   assign xshift     = sv[P-1] & sf[P-1];
+  if (ShiftLeft) begin : gen_fifo_left
+    assign fifo_wd = {sl[P], sf[P], st[P], sz[P]};
+  end else begin : gen_fifo_right
+    assign fifo_wd = {sl[P], sf[P], st[P], szs[P], sz[P]};
+  end
 
   always_comb begin
     active_d  = active_q;
@@ -357,7 +383,7 @@ module mm_r4booth_left #(
       n_d       = MemBits'(n_i);
       xwin_d    = XWinW'({a_i, 1'b0});
       mneg_d    = ~n_i[1];
-      e_d       = JW'(((32'(nbits) + 3 + W - 1) >> LogW) + 1);
+      e_d       = JW'(((32'(nbits) + 3 + W - 1) >> LogW) + int'(ShiftLeft));
       nlim_d    = BitsW'(nbits) + BitsW'(4);
       active_d  = 1'b1;
       pass0_d   = 1'b1;
@@ -407,11 +433,12 @@ module mm_r4booth_left #(
     end
   end
 
-  // The last PE's Y and M^ words have no further use; accept is only needed
+  // The last PE's Y and M^ words have no further use (nor, left-shifting,
+  // its constant sign bit); accept is only needed
   // by cores that answer rejected requests themselves; the result is below
   // 2N < 2^(Width+1), so yr's words above are zero.
-  logic [2*W+MemBits-Width-1:0] unused_tail;
-  assign unused_tail = {sy[P], sm[P], accept, yr_flat[MemBits-1:Width+1]};
+  logic [2*W+MemBits-Width:0] unused_tail;
+  assign unused_tail = {sy[P], sm[P], szs[P], accept, yr_flat[MemBits-1:Width+1]};
 
   // The result is below 2N < 2^(Width+1): the words above are zero.
   assign res = yr_flat[Width:0];
