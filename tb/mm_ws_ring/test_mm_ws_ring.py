@@ -180,4 +180,5 @@ else:
             extra_env={"MONTMUL_IN_SIM": "1", "WS_PARAMS": json.dumps(params),
                        "PYTHONPATH": os.pathsep.join([str(here.parent), resources.python_path()])},
             log_file=str(bdir / "test.log"),
+            results_xml=str(bdir / "results.xml"),
         )
