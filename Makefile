@@ -7,23 +7,29 @@ PY      := $(VENV)/bin/python
 export PATH := $(CURDIR)/.tools/bin:$(CURDIR)/$(VENV)/bin:$(PATH)
 JOBS    ?= $(shell nproc)
 
-.PHONY: help setup demo test test-fast lint formal cycles report report-ecp5 synth-save clean bench-rsa rsa-axil verify-volume coverage
+.PHONY: help setup demo demo-full test test-fast test-ecc-full lint formal cycles report report-ecp5 synth-save clean bench-rsa rsa-axil verify-volume coverage
 
 help:  ## list the targets (this text)
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):[^#]*## /  make \1\t/' | expand -t 22
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9-]+):[^#]*## /  make \1\t/' | expand -t 22
 	@echo "  variables: JOBS=$(JOBS) (parallel processes), UPDATE=1 (make bench-rsa: refresh bench/rsa.md)"
 
 setup:  ## install the tools and .venv (idempotent; every target calls it)
 	@bash scripts/setup.sh
 
-demo: setup  ## set up, then run the main job (both simulators' results beside the models)
-	$(PY) -m montmul.cli demo
+demo: setup  ## set up, then run the main job: every core on Icarus beside its model (paper 001's example, 100 random 256-bit products each)
+	$(PY) -m montmul.cli demo --width 256 --samples 100 --sim icarus
+
+demo-full: setup  ## every core at 1024 bits on Verilator beside its model (200 random products each; builds 15 Verilator models)
+	$(PY) -m montmul.cli demo --width 1024 --samples 200 --sim verilator
 
 test: setup  ## set up, then run the whole test suite (models, CLI, lint, RTL benches)
 	$(PY) -m pytest -n $(JOBS) -q --durations=30
 
 test-fast: setup  ## pure-Python tests only (no simulator, lint or synthesis; under a minute)
 	$(PY) -m pytest -n $(JOBS) -q -m "not rtl and not slow" tests
+
+test-ecc-full: setup  ## the ECC tests on every curve, those above 256 bits included (about 10 min)
+	MONTMUL_ECC_FULL=1 $(PY) -m pytest -n $(JOBS) -q tests/test_ecc_curves.py tests/test_ecc_field.py tests/test_ecc_point.py tests/test_ecc_protocols.py tests/test_cli_ecc.py
 
 lint: setup  ## Verilator and Verible lint of every RTL file
 	$(PY) -m pytest -q tests/test_lint.py

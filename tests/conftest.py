@@ -7,7 +7,8 @@
   widths of 256 bits and more (any integer >= 256 in the parameter ids) and
   the RSA and property tests named below.
 
-``make test`` runs them all."""
+``make test`` runs them all, but for the ECC tests on curves above 256 bits
+(``make test-ecc-full``)."""
 from __future__ import annotations
 
 import importlib.util
@@ -43,6 +44,12 @@ SLOW_TESTS = {
 #: Parameter ids with a number this large are wide-operand model runs.
 WIDE = 256
 
+#: ECC tests on curves of more than 256 field bits: seconds to a minute each
+#: on the model, so they run in ``make test-ecc-full`` (MONTMUL_ECC_FULL=1);
+#: ``make test`` runs every curve up to 256 bits.
+ECC_WIDE = re.compile(r"secp384|secp521|brainpoolP(?:320|384|512)|P-384|P-521")
+ECC_FILES = ("test_ecc_", "test_cli_ecc")
+
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
@@ -53,6 +60,10 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.rtl)
         elif func in SLOW_TESTS or any(int(x) >= WIDE for x in re.findall(r"\d+", ids)):
             item.add_marker(pytest.mark.slow)
+        if (item.path.name.startswith(ECC_FILES) and ECC_WIDE.search(ids)
+                and os.environ.get("MONTMUL_ECC_FULL") != "1"):
+            item.add_marker(pytest.mark.skip(reason="set MONTMUL_ECC_FULL=1 (make test-ecc-full) for curves "
+                                                    "above 256 bits"))
 
 
 @pytest.fixture(scope="session")

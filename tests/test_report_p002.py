@@ -12,9 +12,9 @@ from montmul.models import scalable
 
 
 def _fake_t2(kind: str, w: int, luts: list[int], ffs: list[int]) -> dict:
-    inst = {f"mm_r4booth_{kind}": {"module": f"mm_r4booth_{kind}", "luts": 9999, "ff": 9999}}
+    inst = {"mm_r4booth": {"module": "mm_r4booth", "luts": 9999, "ff": 9999}}
     for i, (lut, ff) in enumerate(zip(luts, ffs)):
-        inst[f"mm_r4booth_{kind}/gen_pe[{i}].u_pe"] = {"module": f"mm_r4booth_{kind}_pe", "luts": lut, "ff": ff,
+        inst[f"mm_r4booth/gen_pe[{i}].u_pe"] = {"module": "mm_r4booth_pe", "luts": lut, "ff": ff,
                                                        "carry": 0, "dsp": 0, "bram": 0}
     return {"core": f"r4booth_{kind}", "width": 64, "target": "xilinx", "instances": inst}
 
@@ -54,11 +54,11 @@ def test_markdown_with_failed_runs():
 
 
 def _fake_t3(kind: str, p: int, pe: tuple[int, int], mem: tuple[int, int], top: tuple[int, int]) -> dict:
-    inst = {f"mm_r4booth_{kind}": {"module": f"mm_r4booth_{kind}", "luts": top[0], "ff": top[1]},
-            f"mm_r4booth_{kind}/u_ctrl": {"module": "mm_req_ctrl", "luts": 7, "ff": 3},
-            f"mm_r4booth_{kind}/u_ymem": {"module": "mm_r4booth_mem", "luts": mem[0], "ff": mem[1]}}
+    inst = {"mm_r4booth": {"module": "mm_r4booth", "luts": top[0], "ff": top[1]},
+            "mm_r4booth/u_ctrl": {"module": "mm_req_ctrl", "luts": 7, "ff": 3},
+            "mm_r4booth/u_ymem": {"module": "mm_r4booth_mem", "luts": mem[0], "ff": mem[1]}}
     for i in range(p):
-        inst[f"mm_r4booth_{kind}/gen_pe[{i}].u_pe"] = {"module": f"mm_r4booth_{kind}_pe", "luts": pe[0], "ff": pe[1]}
+        inst[f"mm_r4booth/gen_pe[{i}].u_pe"] = {"module": "mm_r4booth_pe", "luts": pe[0], "ff": pe[1]}
     return {"core": f"r4booth_{kind}", "width": 1024, "target": "xilinx", "luts": 5000 + p, "ff": 4000 + p,
             "cells": {"RAM16X1S": 4, "LUT4": 1}, "instances": inst}
 

@@ -15,7 +15,8 @@ from montmul.apps.report import p004, results
 def _package(root: Path) -> Path:
     pkg = root / "montmul"
     (pkg / "models").mkdir(parents=True)
-    for name in ("cores.py", "engine.py", "stats.py"):
+    (pkg / "apps").mkdir()
+    for name in ("cores.py", "engine.py", "apps/stats.py"):
         (pkg / name).write_text(f'"""{name}."""\nWIDTH = 8  # bits\n\n\ndef lat(k):\n    """Cycles."""\n    return k + 2\n')
     (pkg / "models" / "m.py").write_text("def step(x):\n    return x >> 1\n")
     return pkg

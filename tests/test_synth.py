@@ -3,9 +3,8 @@
 run of every target on r2_basic and scs_new at a small width, with the
 parsed figures checked for sanity and the cache checked for hits.
 
-The runs use a fresh build directory under build/ (inside the repository:
-the YoWASP tools cannot see /tmp), so every test session exercises the
-tools; a missing tool fails the test with the message saying how to get it.
+The runs use a fresh build directory under build/, so every test session
+exercises the tools; a missing tool fails the test with the message saying how to get it.
 """
 
 from __future__ import annotations

@@ -222,7 +222,7 @@ def test_rekey_same_netlist(tmp_path, monkeypatch):
     from montmul.flows.synth import tools
 
     tools.check("ecp5")
-    src = resources.data_root() / "build" / "test_store" / uuid.uuid4().hex  # yowasp sees no /tmp
+    src = resources.data_root() / "build" / "test_store" / uuid.uuid4().hex
     try:
         for sub in ("rtl", "syn"):
             shutil.copytree(resources.data_root() / sub, src / sub)

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """The RTL of paper 004's cores has the multipliers the model counts: Yosys
-elaborates mm_systolic and mm_systolic_mux (no technology mapping) and
+elaborates both configurations of mm_systolic (no technology mapping) and
 counts their $mul cells, which must equal
 montmul.models.systolic.multipliers; the multiplexed core must have at most
 half as many as the systolic one at the same width and word width."""
@@ -13,18 +13,19 @@ import pytest
 
 from montmul import cores
 from montmul.models import systolic as sy
-from montmul.flows.synth.tools import find
+from montmul.flows.synth.tools import find, tool_path
 
 CASES = ((64, 8), (128, 16), (200, 32))  # 10, 9 and 7 words
 
 
 def _muls(core_name: str, width: int, word_width: int, tmp_path) -> int:
     core = cores.get(core_name)
-    srcs = " ".join(str(p) for p in core.sources())
-    inc = " ".join(f"-I{d}" for d in core.includes())
+    srcs = " ".join(tool_path(p, tmp_path) for p in core.sources())
+    inc = " ".join(f"-I{tool_path(d, tmp_path)}" for d in core.includes())
+    sets = " ".join(f"-set {k} {v}" for k, v in sorted(core.hdl_params(width, WordWidth=word_width).items()))
     script = (
         f"read_verilog -sv {inc} {srcs}; "
-        f"chparam -set Width {width} -set WordWidth {word_width} {core.top}; "
+        f"chparam {sets} {core.top}; "
         f"hierarchy -top {core.top}; proc; flatten; opt_clean; stat"
     )
     proc = subprocess.run(

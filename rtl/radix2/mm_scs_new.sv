@@ -75,8 +75,10 @@ module mm_scs_new #(
   // "pos + 1 + skip", a carry chain behind Skip_D (the critical path at
   // k = 2048).  tests/test_lfsr.py checks every width's period.
   // Feedback taps (bit indices) per counter width: fb = XNOR of the taps.
-  function automatic logic [15:0] lfsr_taps(input integer n);
-    case (n)
+  // (argument names unlike any port a user's top may have: Verilator's
+  // VARHIDDEN would flag a top-level port `n`)
+  function automatic logic [15:0] lfsr_taps(input integer bits);
+    case (bits)
       4:       lfsr_taps = 16'h000C;  // 3, 2
       5:       lfsr_taps = 16'h0014;  // 4, 2
       6:       lfsr_taps = 16'h0030;  // 5, 4
@@ -94,12 +96,12 @@ module mm_scs_new #(
   localparam logic [15:0]     Taps = lfsr_taps(PosW);
   localparam logic [PosW-1:0] TapM = Taps[PosW-1:0];
 
-  // The counter's state after n steps from 0 (elaboration time).
-  function automatic logic [PosW-1:0] lfsr_at(input integer n);
+  // The counter's state after `steps` steps from 0 (elaboration time).
+  function automatic logic [PosW-1:0] lfsr_at(input integer steps);
     logic [PosW-1:0] x;
     integer j;
     x = '0;
-    for (j = 0; j < n; j = j + 1) begin
+    for (j = 0; j < steps; j = j + 1) begin
       x = {x[PosW-2:0], ~^(x & TapM)};
     end
     lfsr_at = x;

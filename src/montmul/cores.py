@@ -440,6 +440,13 @@ WORD_WIDTH = Param(16, systolic.WORD_WIDTH_MIN, systolic.WORD_WIDTH_MAX, "word w
 #: 1 words; Verilator k = 64: 9 words in three arithmetic cores, and 3).
 SYSTOLIC_TEST_WIDTHS = {"icarus": (8, 32), "verilator": (64,)}
 SYSTOLIC_TEST_PARAMS = ({"WordWidth": 8}, {"WordWidth": 32})
+#: one top, mm_systolic, for both arrays: each core pins Multiplexed; both
+#: read every array module (a tool that elaborates mm_systolic with its
+#: default parameters, as the formal flow's read_verilog does, needs them)
+SYSTOLIC_RTL = SYSTOLIC_CTRL + ("systolic/mm_sys_pe.sv", "systolic/mm_sys_mulblk.sv", "systolic/mm_sys_mpe.sv",
+                                "systolic/mm_sys_mpe_last.sv", "systolic/mm_sys_acore.sv", "systolic/mm_systolic.sv")
+SYSTOLIC_PARAMS = {"WordWidth": WORD_WIDTH,
+                   "Multiplexed": Param(0, 0, 1, "0: systolic array, 1: multiplexed systolic array")}
 
 
 def systolic_r(k: int, p: Params, n: int) -> int:
@@ -452,9 +459,10 @@ register(Core(
     family="systolic",
     paper="004 Sec. 4.1, Fig. 1-5 (reconstructed: docs/systolic.md)",
     top="mm_systolic",
-    rtl=SYSTOLIC_CTRL + ("systolic/mm_sys_pe.sv", "systolic/mm_systolic.sv"),
+    rtl=SYSTOLIC_RTL,
     model=systolic.systolic,
-    params={"WordWidth": WORD_WIDTH},
+    params=SYSTOLIC_PARAMS,
+    fixed={"Multiplexed": 0},
     model_args={"WordWidth": "word_width"},
     r_log2=systolic_r,
     # Exact (data independent): I Newton steps + 1 + 3(m-1) + m.
@@ -468,13 +476,11 @@ register(Core(
     name="systolic_mux",
     family="systolic",
     paper="004 Sec. 4.2, Fig. 6-10 (reconstructed: docs/systolic.md)",
-    top="mm_systolic_mux",
-    rtl=SYSTOLIC_CTRL + (
-        "systolic/mm_sys_mulblk.sv", "systolic/mm_sys_mpe.sv", "systolic/mm_sys_mpe_last.sv",
-        "systolic/mm_sys_acore.sv", "systolic/mm_systolic_mux.sv",
-    ),
+    top="mm_systolic",
+    rtl=SYSTOLIC_RTL,
     model=systolic.systolic_mux,
-    params={"WordWidth": WORD_WIDTH},
+    params=SYSTOLIC_PARAMS,
+    fixed={"Multiplexed": 1},
     model_args={"WordWidth": "word_width"},
     r_log2=systolic_r,
     # Exact (data independent): I Newton steps + 1 + 4(m-1) + m + 1.
@@ -563,7 +569,10 @@ R4BOOTH_PARAMS = {
     "WordWidth": Param(16, 4, 64, "word width w: a power of two"),
     "NumPes": Param(2, 1, 256, "processing elements p"),
     "FifoLatency": Param(1, 1, 8, "FIFO latency b"),
+    "ShiftLeft": Param(0, 0, 1, "0: right-shifting PEs, 1: left-shifting PEs (each core pins it)"),
 }
+R4BOOTH_RTL = SHELL + ("scalable/mm_r4booth_pe.sv", "scalable/mm_r4booth_mem.sv", "scalable/mm_r4booth_fifo.sv",
+                       "scalable/mm_r4booth.sv")
 R4BOOTH_ARGS = {"WordWidth": "word_width", "NumPes": "num_pes", "FifoLatency": "fifo_latency"}
 
 
@@ -594,12 +603,11 @@ register(Core(
     name="r4booth_right",
     family="scalable",
     paper="002 Figs. 2-5, Sec. IV-A, IV-C (right-shifting PE)",
-    top="mm_r4booth_right",
-    rtl=SHELL + ("scalable/mm_r4booth_right_pe.sv", "scalable/mm_r4booth_mem.sv",
-                 "scalable/mm_r4booth_fifo.sv",
-                 "scalable/mm_r4booth_right.sv"),
+    top="mm_r4booth",
+    rtl=R4BOOTH_RTL,
     model=scalable.r4booth_right,
     params=R4BOOTH_PARAMS,
+    fixed={"ShiftLeft": 0},
     model_args=R4BOOTH_ARGS,
     check=r4booth_check("right"),
     r_log2=r4booth_r_log2,
@@ -616,12 +624,11 @@ register(Core(
     name="r4booth_left",
     family="scalable",
     paper="002 Figs. 2-3, 6, Sec. IV-B, IV-C (left-shifting PE)",
-    top="mm_r4booth_left",
-    rtl=SHELL + ("scalable/mm_r4booth_left_pe.sv", "scalable/mm_r4booth_mem.sv",
-                 "scalable/mm_r4booth_fifo.sv",
-                 "scalable/mm_r4booth_left.sv"),
+    top="mm_r4booth",
+    rtl=R4BOOTH_RTL,
     model=scalable.r4booth_left,
     params={**R4BOOTH_PARAMS, "NumPes": Param(8, 1, 256, "processing elements p: 2p a multiple of w")},
+    fixed={"ShiftLeft": 1},
     model_args=R4BOOTH_ARGS,
     check=r4booth_check("left"),
     r_log2=r4booth_r_log2,

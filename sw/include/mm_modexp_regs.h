@@ -8,7 +8,6 @@
 extern "C" {
 #endif
 #include <stdint.h>
-#include <assert.h>
 
 // reg - mm_modexp_regs::ID
 #define MM_MODEXP_REGS__ID__MAGIC_bm 0xffffffff
@@ -98,7 +97,6 @@ typedef struct __attribute__ ((__packed__)) {
 } mm_modexp_regs_t;
 
 
-static_assert(sizeof(mm_modexp_regs_t) == 0x20, "Packing error");
 
 #ifdef __cplusplus
 }

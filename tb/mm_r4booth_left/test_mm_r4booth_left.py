@@ -2,7 +2,8 @@
 """Bench of mm_r4booth_left: the shared core suite (montmul.flows.sim.suite) at the
 registry's test widths and parameter sets (Case I, Case II and both; moduli of
 every length below Width) on Icarus and Verilator, each result and latency
-against the model."""
+against the model; on Verilator with the port-level properties of
+rtl/formal/mm_core_props.sv bound and checked as assertions."""
 from __future__ import annotations
 
 import os
@@ -14,8 +15,10 @@ if os.environ.get("MONTMUL_IN_SIM"):
     from montmul.flows.sim.suite import *
 else:
     import pytest
-    from bench_util import grid, run_bench
+    from bench_util import grid, props_live, run_bench
 
     @pytest.mark.parametrize("sim,width,params", grid(CORE))
     def test_mm_r4booth_left(sim, width, params):
-        run_bench(CORE, sim, width, params, __file__)
+        run_bench(CORE, sim, width, params, __file__, props=True)
+
+    test_mm_r4booth_left_props_live = props_live(CORE)

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Bench of mm_systolic: the shared core suite (montmul.flows.sim.suite) at the
-registry's test widths and WordWidth sets on Icarus and Verilator, each
-result and latency against the model."""
+"""Bench of systolic (mm_systolic, Multiplexed = 0): the shared core suite
+(montmul.flows.sim.suite) at the registry's test widths and WordWidth sets on
+Icarus and Verilator, each result and latency against the model; on
+Verilator with the port-level properties of rtl/formal/mm_core_props.sv
+bound and checked as assertions."""
 from __future__ import annotations
 
 import os
@@ -13,8 +15,10 @@ if os.environ.get("MONTMUL_IN_SIM"):
     from montmul.flows.sim.suite import *
 else:
     import pytest
-    from bench_util import grid, run_bench
+    from bench_util import grid, props_live, run_bench
 
     @pytest.mark.parametrize("sim,width,params", grid(CORE))
     def test_mm_systolic(sim, width, params):
-        run_bench(CORE, sim, width, params, __file__)
+        run_bench(CORE, sim, width, params, __file__, props=True)
+
+    test_mm_systolic_props_live = props_live(CORE)

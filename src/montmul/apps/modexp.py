@@ -14,9 +14,10 @@ model's entry points are re-exported here for users: :func:`modexp_model`,
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 
-from .. import cores
+from .. import cores, progress
 from ..engine import (
     CrtRequest, CrtResult, ModexpResult, crt_engine_model, crt_request, default_width, modexp_model, r2_mod,
 )
@@ -45,6 +46,16 @@ def _compare(sim: str, got, want, fields: tuple[str, ...], what: list[str]) -> N
             raise ModelMismatch(f"{name}: RTL ({sim}) disagrees with the model: {', '.join(diff)}")
 
 
+@contextlib.contextmanager
+def _modelling(count: int, what: str, core: cores.Core | str, width: int):
+    """Progress (montmul.progress) and the ``model`` phase's wall time while
+    the cycle-exact model runs ``count`` items: an RSA-2048 signature models
+    for half a minute, also after its simulation, to check it."""
+    name = core if isinstance(core, str) else core.name
+    with progress.phase("model"), progress.Bar(count, f"model: {what} on {name}, width {width}", unit=what) as bar:
+        yield bar
+
+
 def modexp(
     jobs: list[tuple[int, int, int]],
     *,
@@ -71,7 +82,12 @@ def modexp(
         width = max(default_width(n) for _, _, n in jobs)
 
     def model() -> list[ModexpResult]:
-        return [modexp_model(b, e, n, core=core, width=width, params=params, ladder=ladder) for b, e, n in jobs]
+        out = []
+        with _modelling(len(jobs), "exponentiations", core, width) as bar:
+            for b, e, n in jobs:
+                out.append(modexp_model(b, e, n, core=core, width=width, params=params, ladder=ladder))
+                bar.update()
+        return out
 
     if sim == "model":
         return model()
@@ -105,8 +121,13 @@ def crt(
         return []
 
     def model() -> list[CrtResult]:
-        return [crt_engine_model(r, core=core, width=width, exp_width=exp_width, params=params, ladder=ladder)
-                for r in reqs]
+        out = []
+        with _modelling(len(reqs), "CRT requests", core, width) as bar:
+            for r in reqs:
+                out.append(crt_engine_model(r, core=core, width=width, exp_width=exp_width, params=params,
+                                            ladder=ladder))
+                bar.update()
+        return out
 
     if sim == "model":
         return model()

@@ -429,17 +429,16 @@ def _run_crt(c: int, p: int, q: int, dp: int, dq: int, hw: Hardware, exp_bits: i
     ``docs/modexp.md``): the host's precomputation (prime order, R^2 mod p
     and q, qInv*R mod p), one engine request, then m = m_q + q*h.  The core
     is as wide as the primes; the exponent ports are ``exp_bits`` wider
-    (exponent blinding), whatever the drawn multipliers.  In RTL simulation
-    the exponent ports are 2*width bits (width + exp_bits if more), so one
-    simulator build serves blinded and plain requests: the port width costs
-    registers and the exponents' alignment before the first product (one
-    cycle per bit between an exponent's length and the port width,
-    montmul.engine.crt_pre_cycles), which the model counts the same way."""
+    (exponent blinding), whatever the drawn multipliers, in RTL simulation
+    as in the model, so both print the same cycles: the port width costs the
+    exponents' alignment before the first product (one cycle per bit between
+    an exponent's length and the port width, montmul.engine.crt_pre_cycles).
+    A blinded request therefore has a simulator build of its own."""
     from ..engine import crt_rejects
     from .modexp import crt, crt_request
 
     width = max(p.bit_length(), 3)
-    exp_width = width + exp_bits if hw.sim == "model" else max(2 * width, width + exp_bits)
+    exp_width = width + exp_bits
     for e in (dp, dq):
         if e.bit_length() > exp_width:
             raise ValueError(f"CRT exponent of {e.bit_length()} bits wider than the engine's {exp_width}-bit port")

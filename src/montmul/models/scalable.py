@@ -172,7 +172,7 @@ def algorithm(
 
 
 # ---------------------------------------------------------------------------
-# The right-shifting PE's word-serial datapath (what mm_r4booth_right_pe does)
+# The right-shifting PE's word-serial datapath (what mm_r4booth_pe does with ShiftLeft = 0)
 
 
 def _booth_ctrl(b2: int, b1: int, b0: int) -> tuple[int, int, int]:
@@ -426,7 +426,7 @@ def _run(kind: str, a: int, b: int, n: int, width: int, word_width: int, num_pes
 def r4booth_right(
     a: int, b: int, n: int, width: int, *, word_width: int = 16, num_pes: int = 2, fifo_latency: int = 1
 ) -> MMResult:
-    """mm_r4booth_right: A*B*2^-(2pk-2) mod N in [0, 2N); cycles = the RTL
+    """mm_r4booth with ShiftLeft = 0: A*B*2^-(2pk-2) mod N in [0, 2N); cycles = the RTL
     latency (k-1)*P + 2p + e with P = max(e, 2p + b); breakdown['kernel'] =
     the paper's k*P."""
     return _run("right", a, b, n, width, word_width, num_pes, fifo_latency)
@@ -435,7 +435,7 @@ def r4booth_right(
 def r4booth_left(
     a: int, b: int, n: int, width: int, *, word_width: int = 16, num_pes: int = 2, fifo_latency: int = 1
 ) -> MMResult:
-    """mm_r4booth_left: same result; one cycle between PEs, e + 1 words per
+    """mm_r4booth with ShiftLeft = 1: same result; one cycle between PEs, e + 1 words per
     pass and 2p/w discard cycles per pass; needs w | 2p.  cycles = the RTL
     latency (k-1)*P + p + 2p/w + e + 1 with P = max(e + 1, p + 2p/w + b);
     breakdown['kernel'] = the paper's k*P."""

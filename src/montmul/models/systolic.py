@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Bit-exact, cycle-exact models of paper 004's word-level Montgomery
-multipliers: the systolic array (``mm_systolic``) and the multiplexed
-systolic array (``mm_systolic_mux``).  The reconstruction and every
+multipliers: the systolic array (``mm_systolic``, Multiplexed = 0) and the
+multiplexed systolic array (``mm_systolic``, Multiplexed = 1).  The reconstruction and every
 assumption are in ``docs/systolic.md``.
 
 Notation: w is the word width (radix r = 2^w), k the modulus width, m the
@@ -159,7 +159,7 @@ def _control(cycle: int, istep: int, period: int, m: int) -> int | None:
 
 
 def systolic(a: int, b: int, n: int, width: int, *, word_width: int = 16) -> MMResult:
-    """mm_systolic, register by register (see docs/systolic.md).
+    """mm_systolic with Multiplexed = 0, register by register (see docs/systolic.md).
 
     Registers: N' (inverse, then constant), the quotient register (q, a_i,
     fire) feeding PE0, and per PE j the forwarded (fire, a_i, q_i), its
@@ -228,7 +228,7 @@ def systolic(a: int, b: int, n: int, width: int, *, word_width: int = 16) -> MMR
 
 
 def systolic_mux(a: int, b: int, n: int, width: int, *, word_width: int = 16) -> MMResult:
-    """mm_systolic_mux, register by register (see docs/systolic.md).
+    """mm_systolic with Multiplexed = 1, register by register (see docs/systolic.md).
 
     Word j belongs to arithmetic core g = j // 4, slot p = j % 4.  Each core
     has one multiplier block (two w x w multipliers) that handles one of its

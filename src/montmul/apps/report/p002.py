@@ -69,8 +69,13 @@ def jobs() -> dict[str, list[synth.Job]]:
     return {"t2": t2, "fmax": fmax, "t3": t3}
 
 
+#: the top module of both cores (ShiftLeft chooses the PE) and their PE
+TOP = "mm_r4booth"
+PE = "mm_r4booth_pe"
+
+
 def _pes(result: dict) -> dict[str, dict]:
-    return synth.instance_costs(result, "mm_r4booth_*_pe")
+    return synth.instance_costs(result, PE)
 
 
 def _sum(costs, key: str) -> int:
@@ -128,11 +133,11 @@ def _breakdown(kind: str, r: dict) -> dict:
         return {"error": r["error"]}
     try:
         inst = synth.instance_costs(r)
-        top = inst[f"mm_r4booth_{kind}"]
+        top = inst[TOP]
         pes = list(_pes(r).values())
         mem = list(synth.instance_costs(r, "mm_r4booth_mem").values()) + \
             list(synth.instance_costs(r, "mm_r4booth_fifo").values())
-        ctrl = inst[f"mm_r4booth_{kind}/u_ctrl"]
+        ctrl = inst[f"{TOP}/u_ctrl"]
     except (ValueError, KeyError) as exc:
         return {"error": f"no breakdown: {exc}"}
     out = {
@@ -257,7 +262,7 @@ def markdown(data: dict) -> str:
     L += ["### Table II: per PE", "",
           f"`montmul synth --core r4booth_right --width {s['t2_width']} --target xilinx --option family=xc2v "
           "--param WordWidth=W --param NumPes=P --instances` (and `--target ecp5` for Fmax); per PE = the PE "
-          "instances of the kernel (`mm_r4booth_*_pe`) averaged over its p PEs (left: the PEs differ by "
+          f"instances of the kernel (`{PE}`) averaged over its p PEs (left: the PEs differ by "
           "their bit position; the range is given).", ""]
     rows = []
     for r in data["table2"]:

@@ -108,17 +108,10 @@ class Job:
             raise ValueError(f"unknown target {self.target!r}; use one of {', '.join(TARGETS)}")
         core = cores.lookup(self.core)
         hdl = core.hdl_params(self.width, **self.params)
-        known = flows.known_options(self.target)
-        bad = sorted(set(self.options) - set(known))
-        if bad:
-            raise ValueError(f"unknown {self.target} flow option(s) {', '.join(bad)}; known: {', '.join(known)}")
+        flows.check_options(self.target, self.options)
         engine = self.engine_kind in ("modexp", "crt")  # "regs" takes the core's own flow options
         width_opts = tuning.ecp5_options(core, self.width, engine=engine) if self.target == "ecp5" else {}
         opts = {**DEFAULTS[self.target], **width_opts, **self.options}
-        for name, kind in flows.OPTIONAL[self.target].items():
-            if name in opts and kind == "int" and (isinstance(opts[name], bool) or not isinstance(opts[name], int)
-                                                   or opts[name] < 1):
-                raise ValueError(f"{self.target} flow option {name} takes a positive integer, got {opts[name]!r}")
         return core, hdl, opts
 
     def design(self, build: Path | None = None) -> tuple[object, dict[str, int]]:
@@ -166,6 +159,10 @@ def parse_flow_options(items: list[str], target: str, flag: str = "--option") ->
             raise ValueError(f"{flag}: the {target.upper()} flow has no option {name!r} "
                              f"(it has {', '.join(sorted(known))})")
         out[name] = parse_option_value(value)
+    try:
+        flows.check_options(target, out)
+    except ValueError as exc:
+        raise ValueError(f"{flag}: {exc}") from None
     return out
 
 

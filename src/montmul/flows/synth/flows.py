@@ -28,7 +28,10 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import statistics
+import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -85,6 +88,36 @@ OPTIONAL: dict[str, dict[str, str]] = {
     "asic": {},
     "xilinx": {},
 }
+
+
+#: Flow options that take one of a few words.
+CHOICES: dict[str, tuple[str, ...]] = {"placer": ("heap", "sa"), "router": ("router1", "router2")}
+
+
+def check_options(target: str, opts: dict[str, object]) -> None:
+    """ValueError unless every option of ``opts`` is one ``target``'s flow
+    has, with a value of its kind (a number where the default is a float or
+    seconds, an integer where it is an integer, one of :data:`CHOICES`): checked before
+    any tool runs, not by the tool minutes later."""
+    known = known_options(target)
+    bad = sorted(set(opts) - set(known))
+    if bad:
+        raise ValueError(f"unknown {target} flow option(s) {', '.join(bad)}; known: {', '.join(known)}")
+    for name, value in opts.items():
+        default = DEFAULTS[target].get(name)
+        want = OPTIONAL[target].get(name)
+        if name in CHOICES:
+            ok, kind = value in CHOICES[name], f"one of {', '.join(CHOICES[name])}"
+        elif want == "int":
+            ok, kind = isinstance(value, int) and value >= 1, "a positive integer"
+        elif isinstance(default, float) or name.endswith("_s"):  # a float, or seconds
+            ok, kind = isinstance(value, (int, float)) and value > 0, "a number above 0"
+        elif isinstance(default, int):
+            ok, kind = isinstance(value, int) and value >= 0, "an integer"
+        else:
+            ok, kind = isinstance(value, str) and value != "", "a word"
+        if not ok or isinstance(value, bool):
+            raise ValueError(f"{target} flow option {name} takes {kind}, got {value!r}")
 
 
 def known_options(target: str) -> tuple[str, ...]:
@@ -179,8 +212,7 @@ def rtl_files(core: Core) -> list[Path]:
     return files
 
 
-def rel(path: Path, cwd: Path) -> str:
-    return os.path.relpath(path, cwd)
+rel = tools.tool_path  # every path in a tool's script or command line (YoWASP's sandbox)
 
 
 def read_block(core: Core, hdl: dict[str, int], cwd: Path, seg_width: int | None = None) -> str:
@@ -449,11 +481,77 @@ def carry_chains(core: Core, hdl: dict[str, int], cwd: Path, seg_width: int | No
 
 
 # --------------------------------------------------------------------------
+#: Environment variable naming the liberty file of the ASIC flow's default.
+LIBERTY_ENV = "MONTMUL_LIBERTY"
+#: The Debian package that holds the OSU 0.18 um liberty, and its file name.
+LIBERTY_DEB = "qflow-tech-osu018"
+LIBERTY_FILE = "osu018_stdcells.lib"
+
+
+def user_liberty_dir() -> Path:
+    """Where ``montmul setup-asic`` puts the liberty outside a checkout:
+    ``$XDG_DATA_HOME/montmul/osu018`` (default ``~/.local/share/...``)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "montmul" / "osu018"
+
+
 def liberty_path(opts: dict) -> Path:
-    lib = resources.liberty(str(opts["liberty"]))
-    if not lib.is_file():
-        raise ToolError(f"liberty {lib} not found; scripts/setup.sh unpacks the OSU 0.18 um library (run `make setup`)")
-    return lib
+    """The liberty file of the ASIC flow.  An explicit ``liberty`` option is
+    taken as given (relative: to the checkout, else the current folder); the
+    default is ``$MONTMUL_LIBERTY`` when set, else the checkout's
+    ``.tools/osu018/`` (``make setup``), ``./.tools/osu018/``, or
+    :func:`user_liberty_dir` (``montmul setup-asic``)."""
+    opt = str(opts["liberty"])
+    env = os.environ.get(LIBERTY_ENV)
+    if opt != DEFAULTS["asic"]["liberty"]:
+        candidates = [resources.liberty(opt)]
+    elif env:
+        candidates = [Path(env).expanduser()]
+    else:
+        candidates = [resources.liberty(opt), user_liberty_dir() / LIBERTY_FILE]
+    for lib in candidates:
+        if lib.is_file():
+            return lib
+    looked = ", ".join(str(p) for p in candidates)
+    if resources.source_root() is not None and opt == DEFAULTS["asic"]["liberty"] and not env:
+        how = "scripts/setup.sh unpacks the OSU 0.18 um library (run `make setup`)"
+    else:
+        how = (f"run `montmul setup-asic` (unpacks the OSU 0.18 um liberty from Debian's {LIBERTY_DEB} into "
+               f"{user_liberty_dir()}), or name a liberty file with {LIBERTY_ENV}=PATH or --option liberty=PATH")
+    raise ToolError(f"liberty not found ({looked}); {how}")
+
+
+def fetch_liberty(dest: Path | str | None = None, deb: Path | str | None = None) -> Path:
+    """Unpack the OSU 0.18 um liberty (and the files beside it) from Debian's
+    ``qflow-tech-osu018`` package into ``dest`` (default
+    :func:`user_liberty_dir`); ``deb``: a downloaded package file, else
+    ``apt-get download`` fetches it (no root needed).  Returns the liberty."""
+    dest = Path(dest) if dest else user_liberty_dir()
+    with tempfile.TemporaryDirectory(prefix="montmul_liberty_") as tmp:
+        tmp = Path(tmp)
+        if deb is None:
+            if shutil.which("apt-get") is None:
+                raise ToolError(f"apt-get not found (not Debian/Ubuntu): download the package {LIBERTY_DEB} and "
+                                f"give it with --deb FILE, or name a liberty with {LIBERTY_ENV}=PATH")
+            r = subprocess.run(["apt-get", "download", LIBERTY_DEB], cwd=tmp, capture_output=True, text=True)
+            debs = sorted(tmp.glob("*.deb"))
+            if r.returncode != 0 or not debs:
+                raise ToolError(f"apt-get download {LIBERTY_DEB} failed (exit {r.returncode}): "
+                                f"{(r.stderr or r.stdout).strip()[-300:]} (run `sudo apt-get update` first?)")
+            deb = debs[0]
+        if shutil.which("dpkg-deb") is None:
+            raise ToolError(f"dpkg-deb not found: unpack {deb} by hand and name its {LIBERTY_FILE} with {LIBERTY_ENV}")
+        r = subprocess.run(["dpkg-deb", "-x", str(deb), str(tmp / "root")], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise ToolError(f"dpkg-deb -x {deb} failed: {r.stderr.strip()[-300:]}")
+        libs = sorted((tmp / "root").rglob(LIBERTY_FILE))
+        if not libs:
+            raise ToolError(f"{deb}: no {LIBERTY_FILE} in the package")
+        dest.mkdir(parents=True, exist_ok=True)
+        for f in libs[0].parent.iterdir():
+            if f.is_file():
+                shutil.copyfile(f, dest / f.name)
+    return dest / LIBERTY_FILE
 
 
 def netlist_fanout(path: Path, skip: tuple[str, ...] = (CLOCK, RESET)) -> dict:

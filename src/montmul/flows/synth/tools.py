@@ -6,8 +6,13 @@ WebAssembly builds from the virtual environment, and OpenSTA from Debian
 (``sta``), all installed by ``scripts/setup.sh``.  A missing tool is an error
 with a message saying how to get it, never a silent skip.
 
-The YoWASP tools cannot see the host's ``/tmp``: every tool runs with its
-working directory inside the repository and is given relative paths.
+The YoWASP tools run in a WebAssembly sandbox that maps the system temp
+directory (``/tmp``) to a folder of its own, so an absolute path there (a
+clone, a pytest folder) is not found.  A relative path is: the sandbox opens
+the working directory and every folder above it.  So every path handed to a
+YoWASP tool, on its command line or in a script, goes through
+:func:`tool_path`, relative to the tool's working directory; this works from
+any location.
 """
 
 from __future__ import annotations
@@ -86,6 +91,12 @@ def check(target: str) -> None:
     """Raise ToolError unless every tool of ``target`` is present."""
     for t in TARGET_TOOLS[target]:
         find(t)
+
+
+def tool_path(path: str | os.PathLike, cwd: str | os.PathLike) -> str:
+    """``path`` as a YoWASP tool running in ``cwd`` can open it: relative
+    to ``cwd`` (the sandbox hides absolute paths under the temp directory)."""
+    return os.path.relpath(os.path.abspath(path), os.path.abspath(cwd))
 
 
 def run(tool: str, args: list[str], cwd: Path, log: str, timeout: float | None = None) -> float:

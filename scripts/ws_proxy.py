@@ -1,0 +1,290 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Timing proxy of the ws array: the ring of processing elements
+(rtl/ws/mm_ws_ring.sv) synthesized and placed and routed out of context on
+the LFE5U-85F with montmul's ECP5 flow (the same Yosys script template,
+synth_ecp5 steps, nextpnr-ecp5 arguments and option defaults as
+``montmul synth --target ecp5``, montmul.flows.synth.flows), one placement seed
+per run.  Prints Fmax, LUT4/FF/DSP/EBR use, run times and the critical path
+mapped to the RTL (montmul.flows.synth.critpath), and stores the result as
+``syn/proxy/ws_<tag>.json``.
+
+    python scripts/ws_proxy.py run --pe 68 --width 16 --seed 1
+    python scripts/ws_proxy.py table     # rewrites the table in docs/ws_proxy.md
+
+The ring's MULT18X18D are the ECP5 primitive (the RTL's MM_ECP5_DSP
+branch), read with Yosys's ECP5 cell declarations.  Work folders (scripts,
+logs, netlists, reports) go to ``build/ws_proxy/<tag>`` (the YoWASP tools see
+no path outside the repository).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+from montmul import resources
+from montmul.flows.synth import critpath, flows, parse, tools
+
+ROOT = resources.data_root()
+RTL = ("ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv", "ws/mm_ws_ring.sv")
+TOP = "mm_ws_ring"
+STORE = ROOT / "syn" / "proxy"
+DOC = ROOT / "docs" / "ws_proxy.md"
+BEGIN, END = "<!-- ws_proxy table: begin -->", "<!-- ws_proxy table: end -->"
+SIZES_BEGIN, SIZES_END = "<!-- ws_proxy sizes: begin -->", "<!-- ws_proxy sizes: end -->"
+
+
+def tag(p: dict, seed: int, variant: str) -> str:
+    loop = p.get("LoopRegs", 0)
+    return (f"P{p['NumPe']}_w{p['WordWidth']}_r{p['DspRegs']}" + (f"_t{loop}" if loop else "")
+            + f"_d{p['QuotDelay']}_s{p['Slots']}_{variant}_seed{seed}")
+
+
+def latency(p: dict) -> int:
+    """Cycles from a PE's token register to its add (mm_ws_pe's Latency)."""
+    return p["DspRegs"] + 3 + p.get("LoopRegs", 0)
+
+
+def read_block(params: dict, cwd: Path) -> str:
+    """Yosys commands that read the ring's RTL with the ECP5 MULT18X18D and
+    set its parameters (the flow's read block, montmul.flows.synth.flows.read_block,
+    plus the vendor cell declarations and the MM_ECP5_DSP define)."""
+    rtl = resources.rtl_dir()
+    srcs = " ".join(flows.rel(rtl / f, cwd) for f in RTL)
+    sets = " ".join(f"-set {k} {int(v)}" for k, v in params.items())
+    return "\n".join([
+        "read_verilog -lib +/ecp5/cells_bb.v",
+        f"read_verilog -sv -DMM_ECP5_DSP -I{flows.rel(rtl / 'common', cwd)} {srcs}",
+        f"chparam {sets} {TOP}",
+        f"hierarchy -check -top {TOP}",
+    ])
+
+
+def run(params: dict, seed: int, variant: str, timeout: float) -> dict:
+    """Yosys and nextpnr-ecp5 for one ring and seed; the result dict."""
+    opts = {**flows.DEFAULTS["ecp5"], "seed": seed, "seeds": 1}
+    name = tag(params, seed, variant)
+    cwd = ROOT / "build" / "ws_proxy" / name
+    if cwd.exists():
+        shutil.rmtree(cwd)  # no file of an earlier run may pass for this one's
+    cwd.mkdir(parents=True)
+    t0 = time.monotonic()
+    rtl = {f: flows.rtl_digest(resources.rtl_dir() / f) for f in RTL}  # what this run reads
+    script = flows.fill("ecp5.ys.in", READ=read_block(params, cwd), SYNTH=flows.ecp5_synth(TOP, opts))
+    (cwd / "synth.ys").write_text(script)
+    secs = {"yosys": tools.run("yosys", ["-q", "-l", "synth.log", "synth.ys"], cwd, "synth.out", timeout=timeout)}
+    cells = parse.yosys_stat(cwd / "stat.json")["cells"]
+    counts = flows.ecp5_counts(cells)
+    chains = parse.ecp5_carry_chains(cwd / "netlist.json")
+    secs["nextpnr"] = tools.run("nextpnr-ecp5", flows.nextpnr_args(opts, seed), cwd, "nextpnr.out",
+                                timeout=max(1.0, timeout - secs["yosys"]))
+    rep = parse.nextpnr_report(cwd / "report.json", flows.CLOCK)
+    dev = flows.ECP5_DEVICES[str(opts["device"])]
+    result = {
+        "design": TOP,
+        "variant": variant,
+        "params": params,
+        "seed": seed,
+        "options": opts,
+        "tools": tools.versions("ecp5"),
+        "rtl": rtl,
+        "status": "ok",
+        "fmax_mhz": round(rep["fmax_mhz"], 3),
+        "constraint_mhz": rep["constraint_mhz"],
+        "lut4": cells.get("LUT4", 0),
+        "ccu2c": cells.get("CCU2C", 0),
+        "luts": counts["luts"],
+        "ff": counts["ff"],
+        "dsp": counts["dsp"],
+        "ebr": counts["bram"],
+        "lutram": cells.get("TRELLIS_DPR16X4", 0),
+        "carry_chain_bits": max((c["bits"] for c in chains), default=0),
+        "device_utilization": {k: round(counts[k] / dev[k], 4) for k in ("luts", "ff", "dsp", "bram")},
+        "critical_path": rep.get("critical_path"),
+    }
+    secs["trace_yosys"] = 0.0
+    t1 = time.monotonic()
+    result["trace"] = critpath.trace(cwd, result, seed_opt=seed, timeout=timeout)
+    secs["trace_yosys"] = time.monotonic() - t1
+    secs["total"] = time.monotonic() - t0
+    result["seconds"] = {k: round(v, 1) for k, v in secs.items()}
+    result["work_dir"] = os.path.relpath(cwd, ROOT)
+    return result
+
+
+def summary(r: dict) -> str:
+    p = r["params"]
+    cp = r.get("critical_path") or {}
+    lines = [
+        f"ws ring P={p['NumPe']} w={p['WordWidth']} DspRegs={p['DspRegs']} LoopRegs={p.get('LoopRegs', 0)} "
+        f"d={p['QuotDelay']} "
+        f"slots={p['Slots']} ({r['variant']}), seed {r['seed']}: Fmax {r['fmax_mhz']:.1f} MHz "
+        f"(constraint {r['constraint_mhz']:.0f})",
+        f"  LUT4 {r['lut4']:,} + CCU2C {r['ccu2c']:,} (= {r['luts']:,} LUT sites), FF {r['ff']:,}, "
+        f"MULT18X18D {r['dsp']}, EBR {r['ebr']}; longest carry chain {r['carry_chain_bits']} bits",
+        f"  time: Yosys {r['seconds']['yosys']:.0f} s, nextpnr {r['seconds']['nextpnr']:.0f} s",
+        f"  critical path {cp.get('delay_ns')} ns = {cp.get('logic_ns')} logic + {cp.get('routing_ns')} routing",
+        critpath.format_trace("  traced", r["trace"]),
+    ]
+    return "\n".join(lines)
+
+
+def store(r: dict) -> Path:
+    STORE.mkdir(parents=True, exist_ok=True)
+    path = STORE / f"ws_{tag(r['params'], r['seed'], r['variant'])}.json"
+    path.write_text(json.dumps(r, indent=1) + "\n")
+    return path
+
+
+def _path_text(r: dict) -> str:
+    tr = r.get("trace") or {}
+    start = (tr.get("start") or {}).get("src") or "?"
+    end = (tr.get("end") or {}).get("src") or "?"
+    return (f"{start} → {end}: {tr.get('logic_levels', '?')} levels, "
+            f"{tr.get('logic_ns', '?')} ns logic + {tr.get('routing_ns', '?')} ns routing")
+
+
+def table(results: list[dict]) -> str:
+    """The Markdown table of stored results, sorted by variant, word width,
+    P, DSP registers and seed."""
+    rows = sorted(results, key=lambda r: (r["variant"], r["params"]["WordWidth"], r["params"]["NumPe"],
+                                          latency(r["params"]), r["params"]["QuotDelay"], r["seed"]))
+    out = ["| variant | P | w | DSP regs | transport regs | L | d | seed | MULT18X18D | LUT4 sites | FF | EBR | "
+           "Fmax MHz | nextpnr s | critical path (from → to) |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        p = r["params"]
+        out.append(f"| {r['variant']} | {p['NumPe']} | {p['WordWidth']} | {p['DspRegs']} | {p.get('LoopRegs', 0)} | "
+                   f"{latency(p)} | {p['QuotDelay']} | "
+                   f"{r['seed']} | {r['dsp']} | {r['luts']:,} | {r['ff']:,} | {r['ebr']} | {r['fmax_mhz']:.1f} | "
+                   f"{r['seconds']['nextpnr']:.0f} | {_path_text(r)} |")
+    return "\n".join(out)
+
+
+def sizes(ell: int, w: int, latency: int, pe: int) -> dict:
+    """Word counts of an ell-bit modulus on a ring of ``pe`` PEs
+    (docs/ws_proxy.md, Arithmetic): m words, V = m + 1 virtual PEs, c chunks
+    (laps of the ring), the least quotient delay d with 2 c d >= L + 1
+    (which sets m, so c and d are found together), s = m + d waves, and the
+    cycles one interleaved product pair occupies the ring at least:
+    2 c (s + 1) (every wave and one clearing wave, each product in every
+    other cycle, c laps)."""
+    c = 1
+    while True:
+        d = -(-(latency + 1) // (2 * c))
+        m = -(-(ell + w * (d + 1) + 2) // w)
+        if m + 1 <= c * pe:
+            break
+        c += 1
+    s = m + d
+    return {"m": m, "V": m + 1, "c": c, "d": d, "s": s, "pair_cycles": 2 * c * (s + 1)}
+
+
+#: Modular products per RSA-CRT half with a 4-bit fixed window on an ell-bit
+#: exponent: ell squarings, ell / 4 window multiplications, 14 table entries,
+#: conversion in and out.
+def crt_products(ell: int) -> int:
+    return ell + ell // 4 + 14 + 2
+
+
+def sizes_table(results: list[dict]) -> str:
+    """Per measured ring (P, L) and word width w = 16 and 17: the word counts
+    of 1024- and 2048-bit halves and the RSA-CRT time they bound from below
+    (pair cycles x products per half / Fmax), at the best Fmax measured at
+    that w, or, where that w has no run, at the other w's (marked)."""
+    best: dict[tuple, float] = {}
+    for r in results:
+        p = r["params"]
+        key = (p["NumPe"], latency(p), p["WordWidth"])
+        best[key] = max(best.get(key, 0.0), r["fmax_mhz"])
+    out = ["| P | L | w | half | m | V | chunks c | d | waves s | cycles per product pair | "
+           "Fmax MHz (of the run at w) | RSA-CRT ms (at least) |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for pe, lat in sorted({(k[0], k[1]) for k in best}):
+        for w in (16, 17):
+            run_w = w if (pe, lat, w) in best else next(x for x in (16, 17) if (pe, lat, x) in best)
+            fmax = best[(pe, lat, run_w)]
+            for ell in (1024, 2048):
+                z = sizes(ell, w, lat, pe)
+                ms = z["pair_cycles"] * crt_products(ell) / (fmax * 1e3)
+                out.append(f"| {pe} | {lat} | {w} | {ell} | {z['m']} | {z['V']} | {z['c']} | {z['d']} | {z['s']} | "
+                           f"{z['pair_cycles']} | {fmax:.1f} (w {run_w}) | {ms:.2f} |")
+    return "\n".join(out)
+
+
+def _between(text: str, begin: str, end: str, body: str, doc: Path) -> str:
+    if begin not in text or end not in text:
+        raise ValueError(f"{doc}: no table markers ({begin} ... {end})")
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    return f"{head}{begin}\n{body}\n{end}{tail}"
+
+
+def load_store(folder: Path = STORE) -> list[dict]:
+    return [json.loads(p.read_text()) for p in sorted(folder.glob("ws_*.json"))]
+
+
+def write_table(doc: Path = DOC, folder: Path = STORE) -> None:
+    """Replace the tables between the markers of ``doc`` with the stored
+    results' (the sizes table only where ``doc`` has its markers)."""
+    results = load_store(folder)
+    text = _between(doc.read_text(), BEGIN, END, table(results), doc)
+    if SIZES_BEGIN in text:
+        text = _between(text, SIZES_BEGIN, SIZES_END, sizes_table(results), doc)
+    doc.write_text(text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="synthesize, place and route one ring; store and print the result")
+    r.add_argument("--pe", type=int, required=True, help="processing elements P (2 .. 78 fit the 156 DSPs)")
+    r.add_argument("--width", type=int, default=16, choices=(16, 17), help="word width w")
+    r.add_argument("--dsp-regs", type=int, default=3, choices=(2, 3), help="MULT18X18D registers")
+    r.add_argument("--loop-regs", type=int, default=0, choices=(0, 1, 2),
+                   help="transport registers between a PE's pre-add and its loop")
+    r.add_argument("--quot-delay", type=int, default=None,
+                   help="quotient delay d (default: the least legal, ceil((L + 1) / 2), L = DspRegs + 3 + LoopRegs)")
+    r.add_argument("--slots", type=int, default=2, help="operand slots per PE (2 .. 16)")
+    r.add_argument("--seed", type=int, default=1, help="placement seed")
+    r.add_argument("--variant", default="base", help="a label for the RTL variant, part of the stored name")
+    r.add_argument("--timeout", type=float, default=float(flows.DEFAULTS["ecp5"]["budget_s"]),
+                   help="seconds for the whole run (default: the flow's budget)")
+    r.add_argument("--no-store", action="store_true", help="print only")
+    sub.add_parser("table", help=f"rewrite the table in {os.path.relpath(DOC, ROOT)} from {os.path.relpath(STORE, ROOT)}")
+    args = ap.parse_args(argv)
+
+    if args.cmd == "table":
+        write_table()
+        print(table(load_store()))
+        return 0
+    lat = args.dsp_regs + 3 + args.loop_regs
+    d = args.quot_delay if args.quot_delay is not None else (lat + 2) // 2
+    if not 2 <= args.pe <= 78:
+        ap.error(f"--pe must be in [2, 78] (two MULT18X18D per PE, 156 on the LFE5U-85F), not {args.pe}")
+    if not (2 * d >= lat + 1 and d <= 8):
+        ap.error(f"--quot-delay must be in [{(lat + 2) // 2}, 8] for L = {lat}, not {d}")
+    if not 2 <= args.slots <= 16:
+        ap.error(f"--slots must be in [2, 16], not {args.slots}")
+    params = {"NumPe": args.pe, "WordWidth": args.width, "DspRegs": args.dsp_regs, "QuotDelay": d,
+              "Slots": args.slots}
+    if args.loop_regs:
+        params["LoopRegs"] = args.loop_regs
+    try:
+        tools.check("ecp5")
+        res = run(params, args.seed, args.variant, args.timeout)
+    except tools.ToolError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(summary(res))
+    if not args.no_store:
+        print(f"stored {os.path.relpath(store(res), ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

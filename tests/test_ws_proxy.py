@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: Apache-2.0
+"""scripts/ws_proxy.py: the ws ring's place-and-route proxy reads the RTL
+with the ECP5 DSP primitive and the flow's script, its table is the stored
+results', docs/ws_proxy.md holds that table, and bad requests are clear
+errors (no tool runs here)."""
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from montmul import resources
+from montmul.flows.synth import flows
+
+
+@pytest.fixture(scope="module")
+def script(load_script):
+    return load_script("scripts/ws_proxy.py")
+
+
+def _result(pe: int, w: int, seed: int, fmax: float, variant: str = "base") -> dict:
+    return {
+        "variant": variant, "seed": seed, "fmax_mhz": fmax,
+        "params": {"NumPe": pe, "WordWidth": w, "DspRegs": 3, "QuotDelay": 4, "Slots": 2},
+        "dsp": 2 * pe, "luts": 150 * pe, "ff": 300 * pe, "ebr": 0,
+        "seconds": {"nextpnr": 600.0},
+        "trace": {"start": {"src": "mm_ws_pe.sv:1"}, "end": {"src": "mm_ws_pe.sv:2"},
+                  "logic_levels": 3, "logic_ns": 2.0, "routing_ns": 3.0},
+    }
+
+
+def test_read_block(script, tmp_path):
+    cwd = resources.data_root() / "build" / "ws_proxy" / "x"
+    text = script.read_block({"NumPe": 68, "WordWidth": 17}, cwd)
+    lines = text.splitlines()
+    assert lines[0] == "read_verilog -lib +/ecp5/cells_bb.v"
+    assert "-DMM_ECP5_DSP" in lines[1] and "../../../rtl/ws/mm_ws_ring.sv" in lines[1]
+    assert "/" + "work" not in text and str(resources.data_root()) not in text  # relative paths only
+    assert lines[2] == "chparam -set NumPe 68 -set WordWidth 17 mm_ws_ring"
+    assert lines[3] == "hierarchy -check -top mm_ws_ring"
+    # the flow's own template around it: critpath can rerun it with src attributes
+    full = flows.fill("ecp5.ys.in", READ=text, SYNTH=flows.ecp5_synth("mm_ws_ring", flows.DEFAULTS["ecp5"]))
+    assert full.rstrip().endswith("write_json netlist.json")
+
+
+def test_table_sorted(script):
+    rows = [_result(68, 16, 2, 151.25), _result(34, 16, 1, 160.0), _result(68, 17, 1, 140.5),
+            _result(68, 16, 1, 155.0)]
+    lines = script.table(rows).splitlines()[2:]
+    keys = [(line.split("|")[2].strip(), line.split("|")[3].strip(), line.split("|")[8].strip()) for line in lines]
+    assert keys == [("34", "16", "1"), ("68", "16", "1"), ("68", "16", "2"), ("68", "17", "1")]
+    assert "| 151.2 |" in lines[2] or "| 151.3 |" in lines[2]
+    assert "mm_ws_pe.sv:1 → mm_ws_pe.sv:2" in lines[0]
+
+
+def test_write_table(script, tmp_path):
+    store = tmp_path / "store"
+    store.mkdir()
+    for r in (_result(34, 16, 1, 160.0), _result(68, 16, 1, 150.0)):
+        (store / f"ws_{script.tag(r['params'], r['seed'], r['variant'])}.json").write_text(json.dumps(r))
+    doc = tmp_path / "doc.md"
+    doc.write_text(f"# t\n\nabove\n\n{script.BEGIN}\nold\n{script.END}\n\nbelow\n")
+    script.write_table(doc, store)
+    text = doc.read_text()
+    assert "old" not in text and text.startswith("# t\n\nabove\n\n") and text.endswith("\n\nbelow\n")
+    assert script.table(script.load_store(store)) in text
+    bad = tmp_path / "bad.md"
+    bad.write_text("no markers\n")
+    with pytest.raises(ValueError, match="no table markers"):
+        script.write_table(bad, store)
+
+
+def test_doc_holds_the_stored_table(script):
+    """docs/ws_proxy.md's table is the one the stored results give (rerun
+    ``python scripts/ws_proxy.py table`` after a run)."""
+    results = script.load_store()
+    assert results, "no stored proxy results in syn/proxy"
+    for r in results:
+        p = r["params"]
+        assert r["status"] == "ok" and r["dsp"] == 2 * p["NumPe"] and 2 * p["QuotDelay"] >= script.latency(p) + 1
+    text = script.DOC.read_text()
+    assert script.table(results) in text and script.sizes_table(results) in text
+
+
+def test_sizes_table_marks_the_run_it_borrows(script):
+    rows = script.sizes_table([_result(68, 16, 1, 120.0)]).splitlines()[2:]
+    assert len(rows) == 4  # w = 16 and 17, 1024 and 2048 bits
+    w17 = [r for r in rows if r.split("|")[3].strip() == "17"]
+    assert all("120.0 (w 16)" in r for r in w17)
+    one_lap = next(r for r in w17 if r.split("|")[4].strip() == "1024")
+    assert one_lap.split("|")[7].strip() == "1" and one_lap.split("|")[10].strip() == "142"
+
+
+@pytest.mark.parametrize("argv,want", [
+    (["run", "--pe", "79"], "--pe must be in [2, 78]"),
+    (["run", "--pe", "8", "--quot-delay", "3"], "--quot-delay must be in [4, 8] for L = 6"),
+    (["run", "--pe", "8", "--loop-regs", "1", "--quot-delay", "3"], "--quot-delay must be in [4, 8] for L = 7"),
+    (["run", "--pe", "8", "--loop-regs", "2", "--quot-delay", "4"], "--quot-delay must be in [5, 8] for L = 8"),
+    (["run", "--pe", "8", "--slots", "1"], "--slots must be in [2, 16]"),
+    (["run", "--pe", "8", "--width", "18"], "invalid choice"),
+])
+def test_errors(script, capsys, argv, want):
+    with pytest.raises(SystemExit) as exc:
+        script.main(argv)
+    assert exc.value.code == 2
+    assert want in capsys.readouterr().err
+
+
+def test_tag_names_every_parameter(script):
+    r = _result(68, 17, 3, 1.0, "v2")
+    t = script.tag(r["params"], r["seed"], r["variant"])
+    assert t == "P68_w17_r3_d4_s2_v2_seed3"  # no transport registers: no _t field
+    assert script.tag({**r["params"], "LoopRegs": 1}, 3, "v2") == "P68_w17_r3_t1_d4_s2_v2_seed3"
+    other = copy.deepcopy(r)
+    other["params"]["Slots"] = 4
+    assert script.tag(other["params"], 3, "v2") != t
+
+
+def test_sizes(script):
+    """Word counts from the arithmetic's formulas: m = ceil((l + w(d+1) + 2) / w),
+    V = m + 1, the least d with 2cd >= L + 1, c laps of the ring."""
+    z = script.sizes(1024, 17, 6, 68)
+    assert (z["m"], z["V"], z["c"], z["d"], z["s"], z["pair_cycles"]) == (66, 67, 1, 4, 70, 142)
+    z = script.sizes(1024, 16, 6, 68)  # 71 virtual PEs with d = 4 do not fit 68: two laps, then d = 2
+    assert (z["m"], z["V"], z["c"], z["d"]) == (68, 69, 2, 2)
+    z = script.sizes(1024, 16, 5, 72)
+    assert (z["m"], z["c"], z["d"], z["s"]) == (69, 1, 3, 72)
+    for ell, w, lat, pe in ((1024, 16, 6, 72), (2048, 17, 6, 68), (512, 16, 5, 34)):
+        z = script.sizes(ell, w, lat, pe)
+        assert 2 * z["c"] * z["d"] >= lat + 1 and z["V"] <= z["c"] * pe
+        assert z["m"] * w >= ell + w * (z["d"] + 1) + 2
+    assert script.crt_products(1024) == 1024 + 256 + 16
