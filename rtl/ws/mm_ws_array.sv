@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// mm_ws_array: the ws word-serial systolic Montgomery array as a working
+// multiplier (docs/ws.md): the ring of NumPe processing elements
+// (mm_ws_ring, mm_ws_pe) and a small sequencer that turns a job into the
+// tokens injected at PE 0.  Cycle-exact with the model
+// (src/montmul/models/ws.py, simulate), one lap of the ring (c = 1: the
+// build's MaxWords + 1 <= NumPe).
+//
+// A job is a chain of products for one or two halves (the two CRT halves,
+// interleaved cycle by cycle, half 1 one cycle behind half 0): word count m
+// (at run time, up to MaxWords), the number of products, and whether A and
+// M are loaded first.  Per product the word loop of docs/ws.md runs in
+// s = m + QuotDelay waves; the result U (m words, < 2 N~) stays in the PEs
+// as the next product's A and streams out of PE 0 word by word, in order.
+// The B words come from the B stream or, for a squaring, from the previous
+// product's result (the out path, fed back at PE 0).
+//
+// Native word-stream interface (docs/ws.md, "Native interface"):
+//   * job: job_valid_i/job_ready_o with job_words_i (m), job_prods_i,
+//     job_load_i, job_two_i.  A job outside the legal range (m not in
+//     [QuotDelay + 2, MaxWords], no product) is accepted and dropped with a
+//     one-cycle job_err_o.  The first token reaches PE 0's token register
+//     ReqLatency + 1 cycles after the accepting edge; the model's cycle 0.
+//   * load stream: ld_req_o (+ ld_half_o) in cycle t asks for the next (a_v,
+//     M_(v-1)) pair of that half (v = 0 .. m); ld_a_i/ld_m_i are taken in
+//     cycle t + ReqLatency.
+//   * B stream: b_req_o (+ b_half_o) in cycle t asks for the next B word of
+//     that half (words 0 .. m-1 of every product, in order); b_i and b_sq_i
+//     are taken in cycle t + ReqLatency.  b_sq_i = 1: use the previous
+//     product's result word instead (a squaring), b_i ignored.
+//   * result stream: res_valid_o with res_half_o and res_word_o, words
+//     0 .. m-1 of every product of a half in order, one every two cycles.
+// There is no back-pressure inside a job: the engine answers every request.
+//
+// Control enters at PE 0 and travels in the tokens; the sequencer's
+// counters and comparators are a few bits wide (at most the word count's),
+// and no signal crosses more than a neighbour.
+`include "mm_macros.svh"
+
+module mm_ws_array #(
+  parameter int NumPe     = 8,   // processing elements P: 3 .. 512
+  parameter int WordWidth = 16,  // word width w: 2 .. 18
+  parameter int DspRegs   = 3,   // MULT18X18D registers: 2 or 3
+  parameter int LoopRegs  = 0,   // transport registers: 0 .. 2 (Latency = DspRegs + 3 + LoopRegs)
+  parameter int QuotDelay = 4,   // quotient delay d: max(2, ceil((Latency + 1) / 2)) .. 8
+  parameter int MaxWords  = 6,   // largest word count m: QuotDelay + 2 .. NumPe - 1 (one lap)
+  // derived, not to be set
+  localparam int MWidth     = $clog2(MaxWords + 1),
+  localparam int NWidth     = 16
+) (
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+  // job
+  input  logic                 job_valid_i,
+  output logic                 job_ready_o,
+  input  logic [MWidth-1:0]    job_words_i,  // m: QuotDelay + 2 .. MaxWords
+  input  logic [NWidth-1:0]    job_prods_i,  // products per half: 1 .. 2^16 - 1
+  input  logic                 job_load_i,   // load A and M first (else A is the last result)
+  input  logic                 job_two_i,    // both halves (else half 0 only)
+  output logic                 job_err_o,    // a job with illegal parameters was dropped
+  // load stream: (a_v, M_(v-1)) pairs, v = 0 .. m, per half
+  output logic                 ld_req_o,
+  output logic                 ld_half_o,
+  input  logic [WordWidth-1:0] ld_a_i,       // taken ReqLatency cycles after ld_req_o
+  input  logic [WordWidth-1:0] ld_m_i,
+  // B stream: words 0 .. m-1 of every product, per half
+  output logic                 b_req_o,
+  output logic                 b_half_o,
+  input  logic [WordWidth-1:0] b_i,          // taken ReqLatency cycles after b_req_o
+  input  logic                 b_sq_i,       // 1: B is the previous result (squaring)
+  // result stream: words 0 .. m-1 of every product, per half, in order
+  output logic                 res_valid_o,
+  output logic                 res_half_o,
+  output logic [WordWidth-1:0] res_word_o
+);
+
+  localparam int Latency    = DspRegs + 3 + LoopRegs;
+  localparam int ReqLatency = 2;                     // request to data, cycles
+  localparam int IndexWidth = (NumPe > 1) ? $clog2(NumPe) : 1;
+  localparam int CW         = $clog2(2 * MaxWords + Latency + 4 * QuotDelay + 4) + 1;
+  localparam int SqLen      = 2 * QuotDelay - 3;     // squaring feedback: result word to token
+  localparam int W          = WordWidth;
+  // descriptor fields
+  localparam int DAct = 0, DLoad = 1, DHalf = 2, DNeedB = 3, DQown = 4, DLast = 5, DTail = 6,
+                 DFlags = 7, DDest = 10;
+  localparam int DescW = DDest + IndexWidth;
+
+  if (NumPe < 3 || NumPe > 512) begin : gen_bad_pe
+    `MM_FATAL("mm_ws_array: NumPe must be in [3, 512]")
+  end
+  if (QuotDelay < 2 || QuotDelay > 8 || 2 * QuotDelay < Latency + 1) begin : gen_bad_delay
+    `MM_FATAL("mm_ws_array: QuotDelay must be in [max(2, ceil((Latency + 1) / 2)), 8]")
+  end
+  if (MaxWords < QuotDelay + 2 || MaxWords + 1 > NumPe) begin : gen_bad_words
+    `MM_FATAL("mm_ws_array: MaxWords must be in [QuotDelay + 2, NumPe - 1] (one lap)")
+  end
+
+  typedef enum logic [2:0] {
+    StIdle, StLoad, StWave, StGap, StDrain
+  } state_e;
+
+  state_e         st_d, st_q;
+  logic           tick_d, tick_q;
+  logic [CW-1:0]  cnt_d, cnt_q, gap_d, gap_q;
+  logic [NWidth-1:0] left_d, left_q;
+  logic [CW-1:0]  m_d, m_q, s1_d, s1_q, mres_d, mres_q;
+  logic           two_d, two_q, err_d, err_q;
+  logic           accept, legal;
+  logic [CW-1:0]  job_m;
+  // descriptors: half 0's timeline, half 1's (a cycle later), merged, pipeline
+  logic [DescW-1:0] tl0, tl1_d, tl1_q, merged;
+  logic [ReqLatency-1:0][DescW-1:0] pipe_q;
+  logic [DescW-1:0] fin;
+  // squaring feedback: the result word stream, delayed
+  logic [SqLen-1:0][W-1:0] sq_q;
+  logic [W+1:0]    res;
+  logic [W-1:0]    tok_b;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [W-1:0]    q_unused;
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  // ---- job acceptance
+  assign job_m       = CW'(job_words_i);
+  assign legal       = job_words_i >= MWidth'(QuotDelay + 2) && job_words_i <= MWidth'(MaxWords)
+                       && job_prods_i != '0;
+  assign job_ready_o = (st_q == StIdle);
+  assign accept      = job_valid_i && job_ready_o;
+  assign job_err_o   = err_q;
+
+  // ---- the timeline of half 0 (the request stage): per product s waves two
+  // cycles apart, Latency idle cycles between products (the interval
+  // 2(s - 1) + Latency + 1, docs/ws.md), loads first, then a drain until the
+  // last result word is out
+  always_comb begin
+    st_d   = st_q;
+    tick_d = tick_q;
+    cnt_d  = cnt_q;
+    gap_d  = gap_q;
+    left_d = left_q;
+    m_d    = m_q;
+    s1_d   = s1_q;
+    mres_d = mres_q;
+    two_d  = two_q;
+    err_d  = 1'b0;
+    case (st_q)
+      StIdle: begin
+        if (accept && legal) begin
+          if (job_load_i) begin
+            st_d = StLoad;
+          end else begin
+            st_d = StWave;
+          end
+          tick_d = 1'b0;
+          cnt_d  = '0;
+          left_d = job_prods_i - NWidth'(1);
+          m_d    = job_m;
+          s1_d   = job_m + CW'(QuotDelay - 1);
+          mres_d = job_m - CW'(QuotDelay);
+          two_d  = job_two_i;
+        end
+        err_d = accept && !legal;
+      end
+      StLoad: begin
+        tick_d = !tick_q;
+        if (tick_q) begin
+          if (cnt_q == m_q) begin
+            st_d  = StWave;
+            cnt_d = '0;
+          end else begin
+            cnt_d = cnt_q + CW'(1);
+          end
+        end
+      end
+      StWave: begin
+        if (!tick_q) begin
+          if (cnt_q == s1_q) begin
+            cnt_d = '0;
+            if (left_q == '0) begin
+              st_d  = StDrain;
+              // the next job's first token may follow 2m - 2d + Latency + 1
+              // cycles after the last wave's (+1 with two halves): the cycle
+              // of the last result word (docs/ws.md, chain_cycles); the
+              // drain lasts that minus 2, the idle cycle that accepts it
+              gap_d = (m_q << 1) + CW'(Latency) + CW'(two_q) - CW'(2 * QuotDelay + 2);
+            end else begin
+              st_d   = StGap;
+              gap_d  = CW'(Latency - 1);
+              left_d = left_q - NWidth'(1);
+            end
+          end else begin
+            tick_d = 1'b1;
+          end
+        end else begin
+          tick_d = 1'b0;
+          cnt_d  = cnt_q + CW'(1);
+        end
+      end
+      StGap: begin
+        gap_d = gap_q - CW'(1);
+        if (gap_q == '0) begin
+          st_d = StWave;
+        end
+      end
+      StDrain: begin
+        gap_d = gap_q - CW'(1);
+        if (gap_q == '0) begin
+          st_d = StIdle;
+        end
+      end
+      default: st_d = StIdle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q   <= StIdle;
+      tick_q <= 1'b0;
+      cnt_q  <= '0;
+      gap_q  <= '0;
+      left_q <= '0;
+      m_q    <= '0;
+      s1_q   <= '0;
+      mres_q <= '0;
+      two_q  <= 1'b0;
+      err_q  <= 1'b0;
+    end else begin
+      st_q   <= st_d;
+      tick_q <= tick_d;
+      cnt_q  <= cnt_d;
+      gap_q  <= gap_d;
+      left_q <= left_d;
+      m_q    <= m_d;
+      s1_q   <= s1_d;
+      mres_q <= mres_d;
+      two_q  <= two_d;
+      err_q  <= err_d;
+    end
+  end
+
+  // ---- half 0's descriptor of this cycle; half 1's is the same a cycle later
+  always_comb begin
+    tl0                           = '0;
+    tl0[DAct]                     = (st_q == StLoad || st_q == StWave) && !tick_q;
+    tl0[DLoad]                    = (st_q == StLoad);
+    tl0[DNeedB]                   = cnt_q < m_q;
+    tl0[DQown]                    = cnt_q < CW'(QuotDelay);
+    tl0[DLast]                    = cnt_q == s1_q;
+    tl0[DTail]                    = cnt_q >= m_q;
+    // load flags {result, top, first}: virtual PE v's last-wave word is a
+    // result word if 1 <= v <= m - d; the top virtual PE is v = m
+    tl0[DFlags+2]                 = cnt_q != '0 && cnt_q <= mres_q;
+    tl0[DFlags+1]                 = cnt_q == m_q;
+    tl0[DFlags]                   = cnt_q == '0;
+    tl0[DDest+:IndexWidth]        = cnt_q[IndexWidth-1:0];
+    tl1_d                         = tl0;
+    tl1_d[DAct]                   = tl0[DAct] && two_q;
+    tl1_d[DHalf]                  = 1'b1;
+    // the schedule never puts both halves' tokens in one cycle (docs/ws.md)
+    merged = tl0[DAct] ? tl0 : tl1_q;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      tl1_q  <= '0;
+      pipe_q <= '0;
+    end else begin
+      tl1_q  <= tl1_d;
+      pipe_q <= {pipe_q[ReqLatency-2:0], merged};
+    end
+  end
+
+  // ---- requests (this cycle) and the token they become ReqLatency later
+  assign ld_req_o  = merged[DAct] && merged[DLoad];
+  assign ld_half_o = merged[DHalf];
+  assign b_req_o   = merged[DAct] && !merged[DLoad] && merged[DNeedB];
+  assign b_half_o  = merged[DHalf];
+
+  assign fin = pipe_q[ReqLatency-1];
+
+  always_comb begin
+    tok_b = '0;
+    if (fin[DAct] && fin[DLoad]) begin
+      tok_b = ld_a_i;
+    end else if (fin[DAct] && fin[DNeedB]) begin
+      tok_b = b_sq_i ? sq_q[SqLen-1] : b_i;
+    end
+  end
+
+  // The squaring's B word i is result word i of the previous product, on
+  // res_o 2d - 2 cycles before its token reaches PE 0's token register
+  // (docs/ws.md): 2d - 3 registers here, then the token register.
+  always_ff @(posedge clk_i) begin
+    sq_q[0] <= res[W-1:0];
+    for (int k = 1; k < SqLen; k++) begin
+      sq_q[k] <= sq_q[k-1];
+    end
+  end
+
+  mm_ws_ring #(
+    .NumPe     (NumPe),
+    .WordWidth (W),
+    .DspRegs   (DspRegs),
+    .LoopRegs  (LoopRegs),
+    .QuotDelay (QuotDelay),
+    .Slots     (2)
+  ) u_ring (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .inj_valid_i (1'b1),
+    .inj_b_i     (tok_b),
+    .inj_q_i     ((fin[DAct] && fin[DLoad]) ? ld_m_i : '0),
+    .inj_slot_i  (fin[DHalf]),
+    .inj_wave_i  (fin[DAct] && !fin[DLoad]),
+    .inj_last_i  (fin[DLast]),
+    .inj_tail_i  (fin[DTail]),
+    .inj_load_i  (fin[DAct] && fin[DLoad]),
+    .inj_dest_i  (fin[DDest+:IndexWidth]),
+    .inj_flags_i (fin[DFlags+:3]),
+    .inj_qown_i  (fin[DLoad] || fin[DQown]),
+    .q_o         (q_unused),
+    .res_o       (res)
+  );
+
+  assign res_valid_o = res[W+1];
+  assign res_half_o  = res[W];
+  assign res_word_o  = res[W-1:0];
+
+endmodule
