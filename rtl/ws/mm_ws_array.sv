@@ -43,7 +43,7 @@ module mm_ws_array #(
   parameter int WordWidth = 16,  // word width w: 2 .. 18
   parameter int DspRegs   = 3,   // MULT18X18D registers: 2 or 3
   parameter int LoopRegs  = 0,   // transport registers: 0 .. 2 (Latency = DspRegs + 3 + LoopRegs)
-  parameter int QuotDelay = 4,   // quotient delay d: max(2, ceil((Latency + 1) / 2)) .. 8
+  parameter int QuotDelay = 4,   // quotient delay d: max(2, ceil(Latency / 2)) .. 8 (d = Latency / 2: bypass)
   parameter int MaxWords  = 6,   // largest word count m: QuotDelay + 2 .. NumPe - 1 (one lap)
   // derived, not to be set
   localparam int MWidth     = $clog2(MaxWords + 1),
@@ -89,8 +89,8 @@ module mm_ws_array #(
   if (NumPe < 3 || NumPe > 512) begin : gen_bad_pe
     `MM_FATAL("mm_ws_array: NumPe must be in [3, 512]")
   end
-  if (QuotDelay < 2 || QuotDelay > 8 || 2 * QuotDelay < Latency + 1) begin : gen_bad_delay
-    `MM_FATAL("mm_ws_array: QuotDelay must be in [max(2, ceil((Latency + 1) / 2)), 8]")
+  if (QuotDelay < 2 || QuotDelay > 8 || 2 * QuotDelay < Latency) begin : gen_bad_delay
+    `MM_FATAL("mm_ws_array: QuotDelay must be in [max(2, ceil(Latency / 2)), 8]")
   end
   if (MaxWords < QuotDelay + 2 || MaxWords + 1 > NumPe) begin : gen_bad_words
     `MM_FATAL("mm_ws_array: MaxWords must be in [QuotDelay + 2, NumPe - 1] (one lap)")
@@ -122,7 +122,7 @@ module mm_ws_array #(
 
   // ---- job acceptance
   assign job_m       = CW'(job_words_i);
-  assign legal       = job_words_i >= MWidth'(QuotDelay + 2) && job_words_i <= MWidth'(MaxWords)
+  assign legal       = job_m >= CW'(QuotDelay + 2) && job_m <= CW'(MaxWords)
                        && job_prods_i != '0;
   assign job_ready_o = (st_q == StIdle);
   assign accept      = job_valid_i && job_ready_o;

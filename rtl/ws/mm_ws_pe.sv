@@ -90,6 +90,7 @@ module mm_ws_pe #(
   input  logic [WordWidth-1:0]  h_i,          // h_v, from the right neighbour
   output logic [WordWidth-1:0]  h_o,          // sum_v mod 2^w: h_(v-1) of the next wave
   output logic [WordWidth-1:0]  lo_o,         // sum_v mod 2^w, never cleared (the quotient in PE 0)
+  output logic [WordWidth-1:0]  sum_lo_o,     // the same word in the add's cycle (PE 0's quotient bypass)
   // the result chain, moving right
   input  logic [ChainLen-1:0][WordWidth-1:0] chain_i,  // the left neighbour's r
   output logic [ChainLen-1:0][WordWidth-1:0] chain_o,  // r: this PE's low word, then chain_i delayed
@@ -373,5 +374,6 @@ module mm_ws_pe #(
   assign c_o         = c_q;
   assign h_o         = h_q;
   assign lo_o        = lo_q;
+  assign sum_lo_o    = sum[W-1:0];
 
 endmodule

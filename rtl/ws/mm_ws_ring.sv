@@ -18,6 +18,9 @@
 // t0 + 2i + v and its token Latency cycles earlier; q_i is in PE 0's lo
 // register from t0 + 2i + 1 and must be at PE 1's token input at
 // t0 + 2(i + QuotDelay) - Latency - 1, hence 2 * QuotDelay >= Latency + 1.
+// With 2 * QuotDelay = Latency (the model's qlat = -1) the quotient bypasses
+// the lo register: PE 0's sum low word goes straight to PE 1's token input
+// in the add's own cycle (sum_lo_o), one fewer wave per product.
 // The odd taps 1, 3, .., 2 * QuotDelay - 3 are PE 0's result chain input:
 // at the last wave's add they hold q_(s-2) .. q_(s-d), so PE 0 writes U_0 =
 // q_(s-d) into its a word and the chain carries U_1 .. U_(d-1) right.
@@ -37,7 +40,7 @@ module mm_ws_ring #(
   parameter int WordWidth = 16,  // word width w: 2 .. 18
   parameter int DspRegs   = 3,   // MULT18X18D registers: 2 or 3
   parameter int LoopRegs  = 0,   // transport registers: 0 .. 2 (Latency = DspRegs + 3 + LoopRegs)
-  parameter int QuotDelay = 4,   // quotient delay d in waves: max(2, ceil((Latency + 1) / 2)) .. 8
+  parameter int QuotDelay = 4,   // quotient delay d in waves: max(2, ceil(Latency / 2)) .. 8
   parameter int Slots     = 2,   // operand slots per PE: 2 .. 16
   // derived, not to be set
   localparam int SlotWidth  = (Slots > 1) ? $clog2(Slots) : 1,
@@ -73,8 +76,8 @@ module mm_ws_ring #(
   if (NumPe < 2 || NumPe > 512) begin : gen_bad_pe
     `MM_FATAL("mm_ws_ring: NumPe must be in [2, 512]")
   end
-  if (QDepth < 0 || QuotDelay < 2 || QuotDelay > 8) begin : gen_bad_delay
-    `MM_FATAL("mm_ws_ring: QuotDelay must be in [max(2, ceil((Latency + 1) / 2)), 8]")
+  if (QDepth < -1 || QuotDelay < 2 || QuotDelay > 8) begin : gen_bad_delay
+    `MM_FATAL("mm_ws_ring: QuotDelay must be in [max(2, ceil(Latency / 2)), 8]")
   end
 
   // token, carry, h word, chain and out path of every PE (index: the PE driving it)
@@ -93,6 +96,7 @@ module mm_ws_ring #(
   // registers are read through their result chain only.
   /* verilator lint_off UNUSEDSIGNAL */
   logic [NumPe-1:0][W-1:0]          lo;
+  logic [NumPe-1:0][W-1:0]          sum_lo;
   // PE NumPe-1's chain output: for one lap nothing reads it
   /* verilator lint_on UNUSEDSIGNAL */
   // PE 0's inputs
@@ -109,7 +113,7 @@ module mm_ws_ring #(
   logic [QhLen:0][W-1:0]            qh_all;
   /* verilator lint_on UNUSEDSIGNAL */
   logic [ChainLen-1:0][W-1:0]       chain0;
-  logic [W-1:0]                     q_to_pe1;
+  logic [W-1:0]                     q_to_pe1, q_tap;
 
   always_comb begin
     if (inj_valid_i) begin
@@ -164,7 +168,13 @@ module mm_ws_ring #(
     end
   end
 
-  assign q_to_pe1 = qown_q ? tok_q[0] : qh_all[QDepth];
+  if (QDepth < 0) begin : gen_q_bypass
+    assign q_tap = sum_lo[0];
+  end else begin : gen_q_line
+    assign q_tap = qh_all[QDepth];
+  end
+
+  assign q_to_pe1 = qown_q ? tok_q[0] : q_tap;
 
   for (genvar v = 0; v < NumPe; v++) begin : gen_pe
     localparam int Left  = (v + NumPe - 1) % NumPe;
@@ -243,6 +253,7 @@ module mm_ws_ring #(
       .h_i         (hword[Right]),
       .h_o         (hword[v]),
       .lo_o        (lo[v]),
+      .sum_lo_o    (sum_lo[v]),
       .chain_i     (pe_chain),
       .chain_o     (chain[v]),
       .out_i       (pe_out),

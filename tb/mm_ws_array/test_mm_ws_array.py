@@ -42,6 +42,7 @@ CASES = [
     (12, 8, 3, 0, 4, 11, ("icarus", "verilator")),
     (10, 17, 2, 0, 3, 9, ("icarus",)),
     (13, 16, 3, 1, 4, 12, ("icarus",)),
+    (11, 8, 3, 0, 3, 10, ("icarus",)),  # d = L/2: the quotient bypass (model qlat = -1)
 ]
 #: Larger builds (``make test-ws-full``): the chosen word width, a larger
 #: ring, every legal d at L = 6 and 7.
@@ -92,6 +93,13 @@ if os.environ.get("MONTMUL_IN_SIM"):
         def pair(bits, count):
             return [ws.precompute(random_modulus(bits, rng), w, d, bits) for _ in range(count)]
 
+        # bad jobs first: a word count below d + 2, above the build's
+        # maximum (if the port can carry it), no product; each is dropped
+        # with job_err_o and the array stays ready
+        out.append(("illegal", d + 1, 1))
+        if (p["MaxWords"] + 1).bit_length() == p["MaxWords"].bit_length():
+            out.append(("illegal", p["MaxWords"] + 1, 1))
+        out.append(("illegal", p["MaxWords"], 0))
         # (a) one product per half, loads: two halves, one half, worst case
         for bits, two in ((top, True), (small, True), (top, False)):
             ks = pair(bits, 2 if two else 1)
@@ -157,7 +165,8 @@ if os.environ.get("MONTMUL_IN_SIM"):
         p = json.loads(os.environ["WS_PARAMS"])
         pe, w, d = p["NumPe"], p["WordWidth"], p["QuotDelay"]
         latency = p["DspRegs"] + 3 + p["LoopRegs"]
-        arr = ws.Array(pes=pe, w=w, d=d, latency=latency)
+        # 2d = L: the ring's quotient bypass, the model's qlat = -1
+        arr = ws.Array(pes=pe, w=w, d=d, latency=latency, qlat=-1 if 2 * d == latency else 0)
         rng = random.Random(int(os.environ.get("MONTMUL_SEED", "1")))
         specs = scenarios(p, rng)
 
@@ -209,6 +218,21 @@ if os.environ.get("MONTMUL_IN_SIM"):
                     words = job.got[h].get(src.product, {})
                     assert i in words, f"B word {i} = result word of product {src.product}: not out yet"
                     dut.b_i.value = words[i]
+            while presented is None and queue and isinstance(queue[0], tuple):
+                _, words, prods = queue.pop(0)
+                dut.job_valid_i.value = 1
+                dut.job_words_i.value = words
+                dut.job_prods_i.value = prods
+                dut.job_load_i.value = 1
+                dut.job_two_i.value = 1
+                assert int(dut.job_ready_o.value), "not ready for a job"
+                await RisingEdge(dut.clk_i)
+                await ReadOnly()
+                cycle += 1
+                assert int(dut.job_err_o.value), f"job with m={words}, {prods} products: no job_err_o"
+                await FallingEdge(dut.clk_i)
+                dut.job_valid_i.value = 0
+                assert int(dut.job_ready_o.value), "not ready after a dropped job"
             if presented is None and queue:
                 spec = queue.pop(0)
                 for h, hj in enumerate(j for j in spec if isinstance(j, ws.Job)):
