@@ -43,7 +43,7 @@ module mm_ws_array #(
   parameter int WordWidth = 16,  // word width w: 2 .. 18
   parameter int DspRegs   = 3,   // MULT18X18D registers: 2 or 3
   parameter int LoopRegs  = 0,   // transport registers: 0 .. 2 (Latency = DspRegs + 3 + LoopRegs)
-  parameter int QuotDelay = 4,   // quotient delay d: max(2, ceil(Latency / 2)) .. 8 (d = Latency / 2: bypass)
+  parameter int QuotDelay = 4,   // quotient delay d: max(2, ceil(Latency / 2)) .. 8 (L/2: bypass)
   parameter int MaxWords  = 6,   // largest word count m: QuotDelay + 2 .. NumPe - 1 (one lap)
   // derived, not to be set
   localparam int MWidth     = $clog2(MaxWords + 1),

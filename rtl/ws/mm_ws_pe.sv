@@ -90,10 +90,10 @@ module mm_ws_pe #(
   input  logic [WordWidth-1:0]  h_i,          // h_v, from the right neighbour
   output logic [WordWidth-1:0]  h_o,          // sum_v mod 2^w: h_(v-1) of the next wave
   output logic [WordWidth-1:0]  lo_o,         // sum_v mod 2^w, never cleared (the quotient in PE 0)
-  output logic [WordWidth-1:0]  sum_lo_o,     // the same word in the add's cycle (PE 0's quotient bypass)
+  output logic [WordWidth-1:0]  sum_lo_o,     // the same word in the add's cycle (quotient bypass)
   // the result chain, moving right
   input  logic [ChainLen-1:0][WordWidth-1:0] chain_i,  // the left neighbour's r
-  output logic [ChainLen-1:0][WordWidth-1:0] chain_o,  // r: this PE's low word, then chain_i delayed
+  output logic [ChainLen-1:0][WordWidth-1:0] chain_o,  // r: this PE's low word, chain_i delayed
   // the out path, moving left: {valid, half, word}
   input  logic [WordWidth+1:0]  out_i,        // from the right neighbour
   output logic [WordWidth+1:0]  out_o         // to the left neighbour
