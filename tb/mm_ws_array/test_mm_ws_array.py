@@ -371,3 +371,29 @@ else:
     @pytest.mark.parametrize("sim,params", _cases(CASES) + _cases(FULL_CASES, FULL_MARKS))
     def test_mm_ws_array(sim, params):
         _run(sim, params)
+
+    #: Illegal builds and the message that stops them (mm_ws_array's MM_FATAL).
+    ILLEGAL = [
+        ({"NumPe": 8, "MaxWords": 8}, "MaxWords must be in [QuotDelay + 2, NumPe - 1] (one lap)"),
+        ({"NumPe": 8, "MaxWords": 5}, "MaxWords must be in [QuotDelay + 2, NumPe - 1] (one lap)"),
+        ({"QuotDelay": 2}, "QuotDelay must be in [max(2, ceil(Latency / 2)), 8]"),
+        ({"NumPe": 2, "MaxWords": 1, "QuotDelay": 3}, "NumPe must be in [3, 512]"),
+    ]
+
+    @pytest.mark.parametrize("bad,msg", ILLEGAL, ids=[str(i) for i in range(len(ILLEGAL))])
+    def test_illegal_params_verilator(bad, msg, tmp_path):
+        """An illegal build stops Verilator's elaboration with the module's message."""
+        import subprocess
+
+        from montmul.flows.sim.runner import tools_path
+
+        rtl = resources.rtl_dir()
+        params = {"NumPe": 8, "WordWidth": 8, "QuotDelay": 4, "MaxWords": 6, **bad}
+        cmd = ["verilator", "--lint-only", f"-I{rtl / 'common'}", "--top-module", "mm_ws_array"]
+        cmd += [f"-G{k}={v}" for k, v in params.items()]
+        cmd += [str(rtl / "ws" / f) for f in ("mm_ws_mul.sv", "mm_ws_pe.sv", "mm_ws_ring.sv", "mm_ws_array.sv")]
+        env = {**os.environ, "PATH": os.pathsep.join([str(tools_path()), os.environ.get("PATH", "")])}
+        proc = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120)
+        out = proc.stdout + proc.stderr
+        assert proc.returncode != 0 and f"mm_ws_array: {msg}" in out, out
+
