@@ -113,10 +113,11 @@ if os.environ.get("MONTMUL_IN_SIM"):
         # continues from the results in place (its A: the last results)
         ks = pair(top, 2)
         out.append([ws.Job(k, rng.randrange(2 * k.ntilde), [ws.SQUARE, rng.randrange(2 * k.ntilde), ws.SQUARE,
-                                                             ws.ResultOf(0), ws.SQUARE], load=True) for k in ks])
+                                                             ws.ResultOf(0), ws.SQUARE, ws.ResultOf(4)], load=True)
+                    for k in ks])
         out.append([ws.Job(k, None, [ws.SQUARE, ws.SQUARE, rng.randrange(2 * k.ntilde)], load=False) for k in ks])
         # exponentiation (both halves), as exponent_chains builds it
-        bits = min(top, 24)
+        bits = min(top, 16)
         ks = pair(bits, 2)
         xs = [rng.randrange(k.n) for k in ks]
         es = [rng.randrange(1 << bits) for _ in ks]
