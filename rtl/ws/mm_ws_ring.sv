@@ -90,14 +90,15 @@ module mm_ws_ring #(
   logic [NumPe-1:0][2:0]            tok_flags;
   logic [NumPe-1:0][W:0]            carry;
   logic [NumPe-1:0][W-1:0]          hword;
-  logic [NumPe-1:0][ChainLen-1:0][W-1:0] chain;
   logic [NumPe-1:0][W+1:0]          outp;
-  // Only PE 0's low word is used (the quotient); the other PEs' lo
-  // registers are read through their result chain only.
+  // Only PE 0's lo and sum_lo words are used here (the quotient); the
+  // other PEs' lo registers are read through their result chain, and PE
+  // NumPe-1's chain output by nothing (one lap: PE 0's chain input is the
+  // quotient history).
   /* verilator lint_off UNUSEDSIGNAL */
+  logic [NumPe-1:0][ChainLen-1:0][W-1:0] chain;
   logic [NumPe-1:0][W-1:0]          lo;
   logic [NumPe-1:0][W-1:0]          sum_lo;
-  // PE NumPe-1's chain output: for one lap nothing reads it
   /* verilator lint_on UNUSEDSIGNAL */
   // PE 0's inputs
   logic [W-1:0]          in_b, in_q;
