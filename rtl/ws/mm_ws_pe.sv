@@ -43,11 +43,13 @@
 //     word, so the result is in place as the next product's A;
 //   * the out path (out_i/out_o, one word with its valid and half bits, moving
 //     left one PE per cycle to PE 0): a result add puts its low word on the
-//     path the cycle after, otherwise the word from the right passes through.
+//     path the cycle after (a word of chunk k >= 1 waits kP cycles more in
+//     its half's hold register), otherwise the word from the right passes.
 //
-// A load token (tok_load_i) addressed to this PE (tok_dest_i == Index)
-// writes b into slot a_v, q into slot M_(v-1) and its flags into the slot
-// tok_slot_i; its add is idle.
+// A load token (tok_load_i) addressed to this PE and chunk (tok_dest_i ==
+// Index, tok_dchunk_i the chunk of its slot) writes b into slot a_v, q into
+// slot M_(v-1) and its flags into the slot tok_slot_i, and stops there; its
+// add is idle.
 `include "mm_macros.svh"
 
 module mm_ws_pe #(
@@ -55,11 +57,13 @@ module mm_ws_pe #(
   parameter int DspRegs    = 3,   // MULT18X18D registers: 2 or 3
   parameter int LoopRegs   = 0,   // transport registers between the pre-add and the loop: 0 .. 2
   parameter int QuotDelay  = 4,   // quotient delay d: 2 .. 8 (result chain of d - 1 words)
-  parameter int Slots      = 2,   // operand slots (products x chunks in flight): 2 .. 16
+  parameter int Slots      = 2,   // operand slots, 2k + h (chunk k, half h): 2, 4, 6, 8
+  parameter int RingPes    = 8,   // ring size P (a chunk-k result waits kP cycles): 2 .. 512
   parameter int IndexWidth = 7,   // width of a load token's PE address: 1 .. 10
   parameter int Index      = 0,   // this PE's address: 0 .. 2^IndexWidth - 1
   // derived, not to be set
   localparam int SlotWidth  = (Slots > 1) ? $clog2(Slots) : 1,
+  localparam int ChunkWidth = (SlotWidth > 1) ? SlotWidth - 1 : 1,
   localparam int ChainLen   = (QuotDelay > 1) ? QuotDelay - 1 : 1
 ) (
   input  logic                  clk_i,
@@ -73,6 +77,7 @@ module mm_ws_pe #(
   input  logic                  tok_tail_i,   // one of its last d waves (i >= m)
   input  logic                  tok_load_i,   // a load token
   input  logic [IndexWidth-1:0] tok_dest_i,   // the PE a load token writes
+  input  logic [ChunkWidth-1:0] tok_dchunk_i, // ... in this chunk (its slot then: 2 chunk + half)
   input  logic [2:0]            tok_flags_i,  // flags to load: {result, top, first}
   output logic [WordWidth-1:0]  tok_b_o,
   output logic [WordWidth-1:0]  tok_q_o,
@@ -82,6 +87,7 @@ module mm_ws_pe #(
   output logic                  tok_tail_o,
   output logic                  tok_load_o,
   output logic [IndexWidth-1:0] tok_dest_o,
+  output logic [ChunkWidth-1:0] tok_dchunk_o,
   output logic [2:0]            tok_flags_o,
   // the carry, moving right with the add wavefront
   input  logic [WordWidth:0]    c_i,          // c_(v-1), from the left neighbour
@@ -96,7 +102,9 @@ module mm_ws_pe #(
   output logic [ChainLen-1:0][WordWidth-1:0] chain_o,  // r: this PE's low word, chain_i delayed
   // the out path, moving left: {valid, half, word}
   input  logic [WordWidth+1:0]  out_i,        // from the right neighbour
-  output logic [WordWidth+1:0]  out_o         // to the left neighbour
+  output logic [WordWidth+1:0]  out_o,        // to the left neighbour
+  // the slot of this cycle's add (PE 0: which chunk its result chain input is from)
+  output logic [SlotWidth-1:0]  add_slot_o
 );
 
   localparam int Latency = DspRegs + 3 + LoopRegs;  // token register to the add
@@ -105,6 +113,8 @@ module mm_ws_pe #(
   // fl_q fields: {slot, res, top, first, tail, last, valid}
   localparam int FlWidth = SlotWidth + 6;
   localparam int RLen    = (ChainLen > 1) ? ChainLen - 1 : 1;
+  // hold counter: up to (Slots / 2 - 1) * RingPes cycles
+  localparam int HoldWidth = $clog2(Slots * RingPes / 2 + 1);
 
   if (W < 2 || W > 18) begin : gen_bad_width
     `MM_FATAL("mm_ws_pe: WordWidth must be in [2, 18]")
@@ -118,8 +128,11 @@ module mm_ws_pe #(
   if (QuotDelay < 2 || QuotDelay > 8) begin : gen_bad_delay
     `MM_FATAL("mm_ws_pe: QuotDelay must be in [2, 8]")
   end
-  if (Slots < 2 || Slots > 16) begin : gen_bad_slots
-    `MM_FATAL("mm_ws_pe: Slots must be in [2, 16]")
+  if (Slots < 2 || Slots > 8 || Slots % 2 != 0) begin : gen_bad_slots
+    `MM_FATAL("mm_ws_pe: Slots must be 2, 4, 6 or 8")
+  end
+  if (RingPes < 2 || RingPes > 512) begin : gen_bad_ring
+    `MM_FATAL("mm_ws_pe: RingPes must be in [2, 512]")
   end
   if (IndexWidth < 1 || IndexWidth > 10 || Index < 0 || Index >= (1 << IndexWidth))
   begin : gen_bad_index
@@ -132,6 +145,7 @@ module mm_ws_pe #(
   logic                  tok_valid_q, tok_last_q, tok_tail_q;
   logic                  tok_load_q;
   logic [IndexWidth-1:0] tok_dest_q;
+  logic [ChunkWidth-1:0] tok_dchunk_q, tok_chunk;
   logic [2:0]            tok_flags_q;
   // operand slots
   logic [Slots-1:0][W-1:0] slot_a_d, slot_a_q;
@@ -155,6 +169,10 @@ module mm_ws_pe #(
   logic                  at_valid, at_last, at_tail, at_first, at_top, at_res;
   logic [SlotWidth-1:0]  at_slot;
   logic                  res_wr, out_sel_d, out_sel_q, out_half_d, out_half_q;
+  logic [ChunkWidth-1:0] at_chunk;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [ChunkWidth-1:0] out_chunk_q;  // read by the hold registers (c > 1)
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [W+1:0]          out_q;
   // the result chain's registers (RLen: at least one; with QuotDelay = 2
   // the one placeholder is tied to zero and left unread)
@@ -185,10 +203,18 @@ module mm_ws_pe #(
     tok_last_q  <= tok_last_i;
     tok_tail_q  <= tok_tail_i;
     tok_dest_q  <= tok_dest_i;
+    tok_dchunk_q <= tok_dchunk_i;
     tok_flags_q <= tok_flags_i;
   end
 
-  assign wr_en = tok_load_q && (tok_dest_q == IndexWidth'(Index));
+  // the token's chunk: its slot is 2 chunk + half
+  if (SlotWidth > 1) begin : gen_chunk
+    assign tok_chunk = tok_slot_q[SlotWidth-1:1];
+  end else begin : gen_one_chunk
+    assign tok_chunk = '0;
+  end
+
+  assign wr_en = tok_load_q && (tok_dest_q == IndexWidth'(Index)) && (tok_dchunk_q == tok_chunk);
 
   // the add's control, Latency cycles after the token register
   assign fl_at    = fl_q[Latency-1];
@@ -199,6 +225,11 @@ module mm_ws_pe #(
   assign at_top   = fl_at[4];
   assign at_res   = fl_at[5];
   assign at_slot  = fl_at[FlWidth-1:6];
+  if (SlotWidth > 1) begin : gen_at_chunk
+    assign at_chunk = at_slot[SlotWidth-1:1];
+  end else begin : gen_at_one_chunk
+    assign at_chunk = '0;
+  end
   // the last wave writes the result word that has come down the chain into
   // this slot's a word: the next product's A, in place
   assign res_wr   = at_valid && at_last;
@@ -311,23 +342,74 @@ module mm_ws_pe #(
 
   // ---- the out path: a result add (PE 0's last d quotients, another PE's
   // last-wave word when it is one of U's m words) puts its low word, held
-  // in lo_q, on the path the cycle after the add
+  // in lo_q, on the path the cycle after the add if it is in chunk 0; a
+  // word of chunk k >= 1 waits kP cycles first in its half's hold register,
+  // so that all words reach PE 0 in order (docs/ws.md, "Results")
   assign out_sel_d  = at_valid && ((at_first && at_tail) || (at_res && at_last));
   assign out_half_d = at_slot[0];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      out_sel_q  <= 1'b0;
-      out_half_q <= 1'b0;
-      out_q      <= '0;
+      out_sel_q   <= 1'b0;
+      out_half_q  <= 1'b0;
+      out_chunk_q <= '0;
+      out_q       <= '0;
     end else begin
-      out_sel_q  <= out_sel_d;
-      out_half_q <= out_half_d;
-      out_q      <= out_i;
+      out_sel_q   <= out_sel_d;
+      out_half_q  <= out_half_d;
+      out_chunk_q <= at_chunk;
+      out_q       <= out_i;
     end
   end
 
-  assign out_o = out_sel_q ? {1'b1, out_half_q, lo_q} : out_q;
+  if (Slots > 2) begin : gen_hold
+    // per half: the held word, whether one is held, and the cycles to wait
+    logic [1:0][W-1:0]       hold_w_d, hold_w_q;
+    logic [1:0]              hold_v_d, hold_v_q, fire;
+    logic [1:0][HoldWidth-1:0] hold_n_d, hold_n_q;
+    logic [HoldWidth-1:0]    wait_n;
+
+    // the first out-path cycle of a chunk-k word is kP cycles after the add's next
+    assign wait_n = HoldWidth'(out_chunk_q) * HoldWidth'(RingPes) - HoldWidth'(1);
+
+    always_comb begin
+      for (int k = 0; k < 2; k++) begin
+        fire[k]     = hold_v_q[k] && hold_n_q[k] == '0;
+        hold_w_d[k] = hold_w_q[k];
+        hold_v_d[k] = hold_v_q[k] && !fire[k];
+        hold_n_d[k] = hold_n_q[k] - HoldWidth'(hold_v_q[k] && !fire[k]);
+        if (out_sel_q && out_chunk_q != '0 && out_half_q == 1'(k)) begin
+          hold_w_d[k] = lo_q;
+          hold_v_d[k] = 1'b1;
+          hold_n_d[k] = wait_n;
+        end
+      end
+      if (out_sel_q && out_chunk_q == '0) begin
+        out_o = {1'b1, out_half_q, lo_q};
+      end else if (fire[0]) begin
+        out_o = {2'b10, hold_w_q[0]};
+      end else if (fire[1]) begin
+        out_o = {2'b11, hold_w_q[1]};
+      end else begin
+        out_o = out_q;
+      end
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        hold_v_q <= '0;
+      end else begin
+        hold_v_q <= hold_v_d;
+      end
+    end
+
+    always_ff @(posedge clk_i) begin
+      hold_w_q <= hold_w_d;
+      hold_n_q <= hold_n_d;
+    end
+  end else begin : gen_no_hold
+    assign out_o = out_sel_q ? {1'b1, out_half_q, lo_q} : out_q;
+  end
 
   // ---- the result chain: r[0] is this PE's low word, r[k] the left
   // neighbour's r[k-1] one cycle later (r[k] = r_q[k-1]) (the words move with the last
@@ -368,8 +450,11 @@ module mm_ws_pe #(
   assign tok_valid_o = tok_valid_q && !sf[1];
   assign tok_last_o  = tok_last_q;
   assign tok_tail_o  = tok_tail_q;
-  assign tok_load_o  = tok_load_q;
+  // a load token stops once it has written its slot
+  assign tok_load_o  = tok_load_q && !wr_en;
   assign tok_dest_o  = tok_dest_q;
+  assign tok_dchunk_o = tok_dchunk_q;
+  assign add_slot_o  = at_slot;
   assign tok_flags_o = tok_flags_q;
   assign c_o         = c_q;
   assign h_o         = h_q;

@@ -18,7 +18,10 @@ every job the model runs the same products (``ws.simulate`` on an
 * the products are Montgomery products: U = A B R^-1 (mod N), U < 2Ñ
   (through the model's own checks and, for an exponentiation, x^e mod N).
 
-Jobs: one product per half with loads, two halves and one, random operands
+Builds: one to four laps of the ring (c, ``Chunks``), the quotient bypass
+(2cd = L), d and L over their ranges.  Jobs: bad ones first (dropped with
+``job_err_o``); one product per half with loads, two halves and one, random
+operands
 and the worst case (largest Ñ, A = B = 2Ñ - 1), word counts m below the
 build's maximum; chains as ``ws.exponent_chains`` builds them (B from the
 stream, ``SQUARE`` fed back inside the array, ``ResultOf`` replayed by the
@@ -37,12 +40,14 @@ from pathlib import Path
 
 import pytest
 
-#: (NumPe, WordWidth, DspRegs, LoopRegs, QuotDelay, MaxWords, simulators)
+#: (NumPe, WordWidth, DspRegs, LoopRegs, QuotDelay, MaxWords, simulators[, Chunks])
 CASES = [
     (12, 8, 3, 0, 4, 11, ("icarus", "verilator")),
     (10, 17, 2, 0, 3, 9, ("icarus",)),
     (13, 16, 3, 1, 4, 12, ("icarus",)),
     (11, 8, 3, 0, 3, 10, ("icarus",)),  # d = L/2: the quotient bypass (model qlat = -1)
+    (6, 8, 3, 0, 2, 11, ("icarus",), 2),  # two laps (P = 2 mod 4)
+    (4, 8, 3, 0, 2, 11, ("icarus",), 3),  # three laps
 ]
 #: Larger builds (``make test-ws-full``): the chosen word width, a larger
 #: ring, every legal d at L = 6 and 7.
@@ -52,10 +57,19 @@ FULL_CASES = [
     (18, 12, 3, 1, 4, 17, ("verilator",)),
     (16, 9, 2, 0, 3, 15, ("verilator",)),
     (14, 11, 3, 2, 6, 13, ("icarus",)),
+    (6, 8, 3, 0, 2, 11, ("verilator",), 2),
+    (10, 8, 3, 2, 2, 19, ("icarus",), 2),  # two laps, 2cd = L: the bypass
+    (22, 17, 3, 0, 2, 43, ("verilator",), 2),
+    (10, 16, 3, 0, 2, 39, ("icarus",), 4),
 ]
 
 REQ_LATENCY = 2  #: mm_ws_array's ReqLatency
 LEAD = REQ_LATENCY + 1  #: accepting edge to the model's cycle 0 (PE 0's token register)
+
+
+def min_bits(w: int, d: int, words: int) -> int:
+    """The shortest modulus ℓ whose word count m is at least ``words``."""
+    return max(2, w * (words - 1) - w * (d + 1) - 1)
 
 
 def max_bits(w: int, d: int, words: int) -> int:
@@ -87,7 +101,8 @@ if os.environ.get("MONTMUL_IN_SIM"):
         with load=False continues from the previous job's results."""
         w, d = p["WordWidth"], p["QuotDelay"]
         top = max_bits(w, d, p["MaxWords"])
-        small = max(2, top - 2 * w)  # a word count below the build's maximum
+        low = min_bits(w, d, max(d + 2, (p.get("Chunks", 1) - 1) * p["NumPe"]))
+        small = max(low, top - 2 * w)  # a word count below the build's maximum
         out = []
 
         def pair(bits, count):
@@ -96,7 +111,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         # bad jobs first: a word count below d + 2, above the build's
         # maximum (if the port can carry it), no product; each is dropped
         # with job_err_o and the array stays ready
-        out.append(("illegal", d + 1, 1))
+        out.append(("illegal", max(d + 2, (p.get("Chunks", 1) - 1) * p["NumPe"]) - 1, 1))
         if (p["MaxWords"] + 1).bit_length() == p["MaxWords"].bit_length():
             out.append(("illegal", p["MaxWords"] + 1, 1))
         out.append(("illegal", p["MaxWords"], 0))
@@ -117,7 +132,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
                     for k in ks])
         out.append([ws.Job(k, None, [ws.SQUARE, ws.SQUARE, rng.randrange(2 * k.ntilde)], load=False) for k in ks])
         # exponentiation (both halves), as exponent_chains builds it
-        bits = min(top, 16)
+        bits = max(low, min(top, 16))
         ks = pair(bits, 2)
         xs = [rng.randrange(k.n) for k in ks]
         es = [rng.randrange(1 << bits) for _ in ks]
@@ -136,6 +151,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
             self.pow = [x for x in spec if isinstance(x, tuple)]
             self.model = ws.simulate(arr, self.jobs)
             self.m = self.jobs[0].k.m
+            assert arr.chunks(self.jobs[0].k) == int(json.loads(os.environ["WS_PARAMS"]).get("Chunks", 1))
             self.w = w
             self.ld = [0, 0]
             self.b = [0, 0]
@@ -163,9 +179,10 @@ if os.environ.get("MONTMUL_IN_SIM"):
 
     def setup(dut):
         p = json.loads(os.environ["WS_PARAMS"])
-        d, latency = p["QuotDelay"], p["DspRegs"] + 3 + p["LoopRegs"]
-        # 2d = L: the ring's quotient bypass, the model's qlat = -1
-        arr = ws.Array(pes=p["NumPe"], w=p["WordWidth"], d=d, latency=latency, qlat=-1 if 2 * d == latency else 0)
+        d, latency, c = p["QuotDelay"], p["DspRegs"] + 3 + p["LoopRegs"], p.get("Chunks", 1)
+        # 2cd = L: the ring's quotient bypass, the model's qlat = -1
+        arr = ws.Array(pes=p["NumPe"], w=p["WordWidth"], d=d, latency=latency,
+                       qlat=-1 if 2 * c * d == latency else 0)
         return p, arr, random.Random(int(os.environ.get("MONTMUL_SEED", "1")))
 
     async def reset(dut, cycles: int = 1):
@@ -325,11 +342,15 @@ else:
     from montmul import resources
 
     def _params(case):
-        pe, w, regs, loop, d, words, _ = case
-        return {"NumPe": pe, "WordWidth": w, "DspRegs": regs, "LoopRegs": loop, "QuotDelay": d, "MaxWords": words}
+        pe, w, regs, loop, d, words = case[:6]
+        p = {"NumPe": pe, "WordWidth": w, "DspRegs": regs, "LoopRegs": loop, "QuotDelay": d, "MaxWords": words}
+        if len(case) > 7:
+            p["Chunks"] = case[7]
+        return p
 
     def _cases(cases, marks=()):
-        return [pytest.param(sim, _params(c), id=f"{sim}-P{c[0]}-w{c[1]}-r{c[2]}-t{c[3]}-d{c[4]}", marks=marks)
+        return [pytest.param(sim, _params(c), marks=marks,
+                             id=f"{sim}-P{c[0]}-w{c[1]}-r{c[2]}-t{c[3]}-d{c[4]}" + (f"-c{c[7]}" if len(c) > 7 else ""))
                 for c in cases for sim in c[6]]
 
     def _run(sim: str, params: dict) -> None:
@@ -375,10 +396,17 @@ else:
 
     #: Illegal builds and the message that stops them (mm_ws_array's MM_FATAL).
     ILLEGAL = [
-        ({"NumPe": 8, "MaxWords": 8}, "MaxWords must be in [QuotDelay + 2, NumPe - 1] (one lap)"),
-        ({"NumPe": 8, "MaxWords": 5}, "MaxWords must be in [QuotDelay + 2, NumPe - 1] (one lap)"),
-        ({"QuotDelay": 2}, "QuotDelay must be in [max(2, ceil(Latency / 2)), 8]"),
+        ({"NumPe": 8, "MaxWords": 8}, "MaxWords must be in [max(QuotDelay + 2, (c-1) P), c P - 1]"),
+        ({"NumPe": 8, "MaxWords": 5}, "MaxWords must be in [max(QuotDelay + 2, (c-1) P), c P - 1]"),
+        ({"NumPe": 6, "Chunks": 2, "QuotDelay": 2, "MaxWords": 5},
+         "MaxWords must be in [max(QuotDelay + 2, (c-1) P), c P - 1]"),
+        ({"QuotDelay": 2}, "QuotDelay must be in [2, 8] with 2 Chunks QuotDelay >= Latency"),
         ({"NumPe": 2, "MaxWords": 1, "QuotDelay": 3}, "NumPe must be in [3, 512]"),
+        ({"NumPe": 8, "Chunks": 2, "QuotDelay": 2, "MaxWords": 12},
+         "Chunks must be in [1, 4]; Chunks > 1 needs P even, gcd(P/2, c) = 1"),
+        ({"NumPe": 12, "Chunks": 3, "QuotDelay": 2, "MaxWords": 30},
+         "Chunks must be in [1, 4]; Chunks > 1 needs P even, gcd(P/2, c) = 1"),
+        ({"Chunks": 5}, "Chunks must be in [1, 4]; Chunks > 1 needs P even, gcd(P/2, c) = 1"),
     ]
 
     @pytest.mark.parametrize("bad,msg", ILLEGAL, ids=[str(i) for i in range(len(ILLEGAL))])

@@ -135,6 +135,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
             dut.inj_tail_i.value = t["tail"]
             dut.inj_load_i.value = t["load"]
             dut.inj_dest_i.value = t["dest"]
+            dut.inj_dchunk_i.value = 0
             dut.inj_flags_i.value = t["flags"]
             dut.inj_qown_i.value = t["qown"]
             await RisingEdge(dut.clk_i)
