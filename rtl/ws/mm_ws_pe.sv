@@ -363,35 +363,32 @@ module mm_ws_pe #(
   end
 
   if (Slots > 2) begin : gen_hold
-    // per half: the held word, whether one is held, and the cycles to wait
-    logic [1:0][W-1:0]       hold_w_d, hold_w_q;
-    logic [1:0]              hold_v_d, hold_v_q, fire;
-    logic [1:0][HoldWidth-1:0] hold_n_d, hold_n_q;
-    logic [HoldWidth-1:0]    wait_n;
-
-    // the first out-path cycle of a chunk-k word is kP cycles after the add's next
-    assign wait_n = HoldWidth'(out_chunk_q) * HoldWidth'(RingPes) - HoldWidth'(1);
+    // per half h and chunk k >= 1 (index 2(k - 1) + h): the held word,
+    // whether one is held, and the cycles left to wait (kP - 1 at capture)
+    localparam int NHold = Slots - 2;
+    logic [NHold-1:0][W-1:0]         hold_w_d, hold_w_q;
+    logic [NHold-1:0]                hold_v_d, hold_v_q, fire;
+    logic [NHold-1:0][HoldWidth-1:0] hold_n_d, hold_n_q;
 
     always_comb begin
-      for (int k = 0; k < 2; k++) begin
+      out_o = out_q;
+      if (out_sel_q && out_chunk_q == '0) begin
+        out_o = {1'b1, out_half_q, lo_q};
+      end
+      for (int k = 0; k < NHold; k++) begin
         fire[k]     = hold_v_q[k] && hold_n_q[k] == '0;
         hold_w_d[k] = hold_w_q[k];
         hold_v_d[k] = hold_v_q[k] && !fire[k];
         hold_n_d[k] = hold_n_q[k] - HoldWidth'(hold_v_q[k] && !fire[k]);
-        if (out_sel_q && out_chunk_q != '0 && out_half_q == 1'(k)) begin
+        if (out_sel_q && {out_chunk_q, out_half_q} == SlotWidth'(k + 2)) begin
           hold_w_d[k] = lo_q;
           hold_v_d[k] = 1'b1;
-          hold_n_d[k] = wait_n;
+          hold_n_d[k] = HoldWidth'((k / 2 + 1) * RingPes - 1);
         end
-      end
-      if (out_sel_q && out_chunk_q == '0) begin
-        out_o = {1'b1, out_half_q, lo_q};
-      end else if (fire[0]) begin
-        out_o = {2'b10, hold_w_q[0]};
-      end else if (fire[1]) begin
-        out_o = {2'b11, hold_w_q[1]};
-      end else begin
-        out_o = out_q;
+        // the schedule gives every out-path cycle at most one word
+        if (fire[k]) begin
+          out_o = {1'b1, 1'(k % 2), hold_w_q[k]};
+        end
       end
     end
 

@@ -12,8 +12,8 @@
 // (the h word through 2c - 2 registers here; the out path ends at PE 0,
 // whose out word is the result stream res_o).  PE 0 is virtual PE 0 of a
 // product in its first lap: its sum's low word is the quotient q_i (its lo
-// register), which goes down a history line of 2c(QuotDelay - 1) - 1
-// registers (one per cycle: a half's quotients are 2c cycles apart) and
+// register), which goes down a history line of max(2c(QuotDelay - 1) - 1,
+// the tap below) registers (a half's quotients are 2c cycles apart) and
 // enters chunk 0's token as it passes from PE 0 to PE 1 from tap
 // 2c QuotDelay - Latency - 1, so that wave i + QuotDelay carries q_i.  Wave
 // i of a product reaches virtual PE v at t0 + 2ci + v and its token Latency
@@ -75,7 +75,9 @@ module mm_ws_ring #(
   localparam int Latency = DspRegs + 3 + LoopRegs;
   localparam int C       = Slots / 2;                        // chunks (laps)
   localparam int QDepth  = 2 * C * QuotDelay - Latency - 1;  // quotient tap into PE 1's token
-  localparam int QhLen   = 2 * C * (QuotDelay - 1) - 1;      // history registers after lo
+  // history registers after lo: up to the last chain tap and the quotient tap
+  localparam int QhLen   = (QDepth > 2 * C * (QuotDelay - 1) - 1) ? QDepth
+                                                                 : 2 * C * (QuotDelay - 1) - 1;
   localparam int HDelay  = 2 * C - 2;                        // h: read 2c - 1 cycles after written
   localparam int QhRegs  = (QhLen > 0) ? QhLen : 1;
   localparam int ChainLen = QuotDelay - 1;

@@ -131,8 +131,11 @@ if os.environ.get("MONTMUL_IN_SIM"):
                                                              ws.ResultOf(0), ws.SQUARE, ws.ResultOf(4)], load=True)
                     for k in ks])
         out.append([ws.Job(k, None, [ws.SQUARE, ws.SQUARE, rng.randrange(2 * k.ntilde)], load=False) for k in ks])
-        # exponentiation (both halves), as exponent_chains builds it
+        # exponentiation (both halves), as exponent_chains builds it, where
+        # the build's shortest legal modulus keeps it short (ℓ/4 windows)
         bits = max(low, min(top, 16))
+        if bits > 64:
+            return out
         ks = pair(bits, 2)
         xs = [rng.randrange(k.n) for k in ks]
         es = [rng.randrange(1 << bits) for _ in ks]
