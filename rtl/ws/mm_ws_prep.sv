@@ -182,4 +182,27 @@ module mm_ws_prep #(
   // row_s[0] is zero (see StStep).
   assign unused_row = row_s[0];
 
+`ifdef MM_FORMAL
+  // Invariants (docs/ws_core.md), also checked by the Verilator bench: the
+  // counter stays in its phase's range, and for a legal N (odd, >= 3) the
+  // pair stays below N (Y_j < N, which sizes S and C; while the words
+  // shift out, (S >> w) + (C >> w) <= (S + C) >> w keeps it).
+  always_comb begin
+    logic [Width:0] f_y, f_n;
+    f_y = (Width + 1)'(s_q) + (Width + 1)'(c_q);
+    f_n = (Width + 1)'(n_q);
+    if (rst_ni) begin
+      if (state_q == StStep) begin
+        assert (cnt_q <= CntW'(E1 - 2));
+      end
+      if (state_q == StOut) begin
+        assert (cnt_q <= CntW'(MWords - 1));
+      end
+      if (state_q != StIdle && n_q[0] && f_n >= (Width + 1)'(3)) begin
+        assert (f_y < f_n);
+      end
+    end
+  end
+`endif  // MM_FORMAL
+
 endmodule

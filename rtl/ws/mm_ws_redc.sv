@@ -201,4 +201,44 @@ module mm_ws_redc #(
   // row_s[0] is zero (see StStep).
   assign unused_row = row_s[0];
 
+`ifdef MM_FORMAL
+  // Invariants (docs/ws_core.md), also checked by the Verilator bench: the
+  // counter stays in its phase's range; for a legal N (odd, >= 3) the
+  // bits of s_q above YW are zero while the pair is reduced, and the pair
+  // is below 2N when it is resolved, provided U < 2^E N (the input's
+  // condition, which a proof has to assume: f_u_ok records it).
+  logic f_u_ok_q, f_u_ok_d;
+  always_comb begin
+    logic [YW:0] f_y, f_2n, f_top;
+    f_y      = (YW + 1)'(s_q[YW-1:0]) + (YW + 1)'(c_q);
+    f_2n     = (YW + 1)'(n_q) << 1;
+    f_top    = (YW + 1)'(n_q) << Steps;
+    f_u_ok_d = f_u_ok_q;
+    if (state_q == StStep && cnt_q == '0) begin
+      f_u_ok_d = (s_q >> YW) == UW'(0) && f_y < f_top;  // U < 2^E N
+    end
+    if (rst_ni) begin
+      if (state_q == StIn) begin
+        assert (cnt_q <= CntW'(MWords - 1));
+      end
+      if (state_q == StStep) begin
+        assert (cnt_q <= CntW'(Steps - 1));
+      end
+      if (state_q == StConv) begin
+        assert (cnt_q <= CntW'(OutWords - 1));
+        if (cnt_q == '0 && f_u_ok_q && n_q[0]) begin
+          assert ((s_q >> YW) == UW'(0) && f_y < f_2n);  // S < 2N
+        end
+      end
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_u_ok_q <= 1'b0;
+    end else begin
+      f_u_ok_q <= f_u_ok_d;
+    end
+  end
+`endif  // MM_FORMAL
+
 endmodule

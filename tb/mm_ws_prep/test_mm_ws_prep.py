@@ -166,7 +166,8 @@ else:
         build_args = []
         if sim == "verilator":  # as montmul.flows.sim.runner builds the cores, but the C++
             # unoptimised: the bench simulates a few thousand cycles, the compile is its cost
-            build_args = ["-Wno-fatal", "-Werror-USERFATAL", "--x-assign", "fast", "--x-initial", "fast"]
+            build_args = ["-Wno-fatal", "-Werror-USERFATAL", "--x-assign", "fast", "--x-initial", "fast",
+                          "-DMM_FORMAL", "--assert"]  # the unit's invariants, checked every cycle
             os.environ["MAKEFLAGS"] = "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O0"
         runner = get_runner(sim)
         runner.build(
