@@ -9,7 +9,8 @@ Tests: directed moduli (3, 2^k - 1, 2^(k-1) + 1, the largest n' the width
 allows: N = 1 mod 2^E' when k > E') and random ones; back-pressure on the
 stream; back-to-back requests with in_valid_i held (a request while busy
 waits, the next is taken the cycle after the last word); a reset in the
-middle of an operation.  Icarus at 8 and 64 bits, Verilator at 256.
+middle of an operation.  Icarus at 3 (w = 2, the smallest build), 8 and 64 bits,
+Verilator at 256.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import random
 from pathlib import Path
 
 #: (simulator, Width, WordWidth, QuotDelay)
-CASES = [("icarus", 8, 8, 1), ("icarus", 64, 16, 2), ("verilator", 256, 17, 4)]
+CASES = [("icarus", 3, 2, 1), ("icarus", 8, 8, 1), ("icarus", 64, 16, 2), ("verilator", 256, 17, 4)]
 TOP = "mm_ws_prep"
 
 

@@ -10,7 +10,8 @@ unit's bound), 0 and random U < 2Ñ; over directed moduli (3, 2^k - 1,
 2^(k-1) + 1, the largest n') and random ones.  Also: gaps in the U stream,
 back-pressure on the response, back-to-back operations, a reset in the
 middle of an operation, and N taken with the first word only (n_i changes
-afterwards).  Icarus at 8 and 64 bits, Verilator at 256.
+afterwards).  Icarus at 3 (w = 2, the smallest build), 8 and 64 bits,
+Verilator at 256.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ import random
 from pathlib import Path
 
 #: (simulator, Width, WordWidth, QuotDelay)
-CASES = [("icarus", 8, 8, 1), ("icarus", 64, 16, 2), ("verilator", 256, 17, 4)]
+CASES = [("icarus", 3, 2, 1), ("icarus", 8, 8, 1), ("icarus", 64, 16, 2), ("verilator", 256, 17, 4)]
 TOP = "mm_ws_redc"
 
 
