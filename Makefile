@@ -31,7 +31,7 @@ test-fast: setup  ## pure-Python tests only (no simulator, lint or synthesis; un
 test-ecc-full: setup  ## the ECC tests on every curve, those above 256 bits included (about 10 min)
 	MONTMUL_ECC_FULL=1 $(PY) -m pytest -n $(JOBS) -q tests/test_ecc_curves.py tests/test_ecc_field.py tests/test_ecc_point.py tests/test_ecc_protocols.py tests/test_cli_ecc.py
 
-test-ws-full: setup  ## the ws array's bench on its larger builds too (tb/mm_ws_array, marker ws_full; about 7 min)
+test-ws-full: setup  ## the ws array's bench on its larger builds too (tb/mm_ws_array, marker ws_full; about 10 min)
 	MONTMUL_WS_FULL=1 $(PY) -m pytest -q tb/mm_ws_array
 
 lint: setup  ## Verilator and Verible lint of every RTL file
