@@ -209,10 +209,11 @@ def _model_cache(cache_dir: str | None, core: str, params: dict[str, int], bits:
 
 
 def sign_row(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, samples: int,
-             crt_engine: bool = True) -> dict:
-    """Average cycles of ``samples`` signatures on ``core`` (with ``params``),
-    computed now (no cache)."""
-    key = nist_key(bits)
+             crt_engine: bool = True, key: rsa.RsaKey | None = None) -> dict:
+    """Average cycles of ``samples`` signatures on ``core`` (with ``params``)
+    with ``key`` (default: the NIST key of ``bits`` bits), computed now (no
+    cache)."""
+    key = key or nist_key(bits)
     hw = rsa.Hardware(core=core, sim=sim, params=params or None, crt_engine=crt_engine)
     one, mults, secs = [], [], 0.0
     for i in range(samples):
@@ -276,10 +277,12 @@ def _confirm_cache(cache_dir: str | None, core: str, params: dict[str, int], bit
     return _cache_file(Path(cache_dir) / "confirm", tag)
 
 
-def confirm_row(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, crt_engine: bool = True) -> dict:
-    """One signature in RTL simulation, run now (RuntimeError if its result
-    or cycles differ from the model's)."""
-    key = nist_key(bits)
+def confirm_row(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, crt_engine: bool = True,
+                key: rsa.RsaKey | None = None) -> dict:
+    """One signature in RTL simulation with ``key`` (default: the NIST key
+    of ``bits`` bits), run now (RuntimeError if its result or cycles differ
+    from the model's)."""
+    key = key or nist_key(bits)
     hw = rsa.Hardware(core=core, sim=sim, params=params or None, check=True, crt_engine=crt_engine)
     t0 = time.perf_counter()
     r = rsa.sign(key, b"montmul bench message 0", hw, crt=crt)
@@ -318,10 +321,17 @@ def _local_sign(task: tuple, sim: str, samples: int, cache_dir: str | None) -> d
         return {"error": str(exc)}
 
 
-def _remote_sign(task: tuple, sim: str, samples: int, client_stamp: str, bundle) -> dict:
-    """A Dask task: :func:`sign_row` on this worker (an RTL simulation with
-    the client's RTL, ``bundle``), returned as data for the client to cache,
-    or ``{"error"}``."""
+def _key_numbers(bits: int) -> tuple[int, ...]:
+    """The NIST key of ``bits`` bits as the integers a task carries (so a
+    worker needs no copy of the NIST files)."""
+    k = nist_key(bits)
+    return (k.n, k.e, k.d, k.p, k.q)
+
+
+def _remote_sign(task: tuple, sim: str, samples: int, client_stamp: str, bundle, key: tuple[int, ...]) -> dict:
+    """A Dask task: :func:`sign_row` on this worker with the client's key
+    (its integers) and, for an RTL simulation, the client's RTL
+    (``bundle``), returned as data for the client to cache, or ``{"error"}``."""
     from montmul.flows.executor import WorkerMismatch, stamp, use_bundle
 
     c, p, b, crt, ce = task
@@ -330,20 +340,21 @@ def _remote_sign(task: tuple, sim: str, samples: int, client_stamp: str, bundle)
             raise WorkerMismatch(f"a Dask worker runs montmul {stamp()}, the client montmul {client_stamp}: "
                                  "install the same montmul on the workers")
         with use_bundle(bundle) if bundle is not None else contextlib.nullcontext():
-            return sign_row(c, p, b, crt, sim, samples, ce)
+            return sign_row(c, p, b, crt, sim, samples, ce, rsa.from_numbers(*key))
     except (ValueError, RuntimeError) as exc:
         return {"error": str(exc)}
 
 
-def _remote_confirm(row: tuple, sim: str, bundle) -> dict:
-    """A Dask task: :func:`confirm_row` on this worker with the client's RTL
-    (``bundle``); a mismatch with the model raises, as locally."""
+def _remote_confirm(row: tuple, sim: str, bundle, key: tuple[int, ...]) -> dict:
+    """A Dask task: :func:`confirm_row` on this worker with the client's key
+    (its integers) and RTL (``bundle``); a mismatch with the model raises,
+    as locally."""
     from montmul.flows.executor import WorkerMismatch, use_bundle, worker_name
 
     c, p, b, crt, ce = row
     try:
         with use_bundle(bundle):
-            return confirm_row(c, p, b, crt, sim, ce)
+            return confirm_row(c, p, b, crt, sim, ce, rsa.from_numbers(*key))
     except WorkerMismatch as exc:
         return {"error": f"worker {worker_name()}: {exc}"}
 
@@ -375,7 +386,8 @@ def sign_all(tasks: list[tuple], sim: str, samples: int, cache_dir: str | None, 
         else:
             todo.append((i, f))
     bundle = _rtl_bundle(ex) if sim != "model" else None
-    items = [(tasks[i], sim, samples, stamp(), bundle) for i, _ in todo]
+    keys = {b: _key_numbers(b) for b in sorted({tasks[i][2] for i, _ in todo})}
+    items = [(tasks[i], sim, samples, stamp(), bundle, keys[tasks[i][2]]) for i, _ in todo]
     for n, ok, res in ex.map(_remote_sign, items, "bench_rsa: signatures per configuration", unit="config",
                              name="montmul-rsa"):
         i, f = todo[n]
@@ -410,7 +422,9 @@ def confirm_all(rows: list[dict], sim: str, cache_dir: str | None, run: bool, ex
     if not todo:
         return
     bundle = _rtl_bundle(ex)
-    items = [((r["core"], r["params"], r["bits"], r["crt"], r["engine"] == "crt"), sim, bundle) for r in todo]
+    keys = {b: _key_numbers(b) for b in sorted({r["bits"] for r in todo})}
+    items = [((r["core"], r["params"], r["bits"], r["crt"], r["engine"] == "crt"), sim, bundle, keys[r["bits"]])
+             for r in todo]
     for n, ok, res in ex.map(_remote_confirm, items, f"bench_rsa: one signature per row on {sim}", unit="row",
                              name="montmul-rsa-confirm"):
         r = todo[n]

@@ -466,6 +466,12 @@ def main(argv: list[str] | None = None) -> int:
     except (sweep.ClusterError, ValueError) as exc:
         print(f"{ap.prog}: {exc}", file=sys.stderr)
         return 4 if isinstance(exc, sweep.ClusterError) else 2
+    except RuntimeError as exc:  # a model run lost on the cluster, a worker of other code
+        print(f"{ap.prog}: {exc}", file=sys.stderr)
+        return 4
+    except KeyboardInterrupt:
+        print(f"{ap.prog}: interrupted", file=sys.stderr)
+        return 130
     text = markdown(data)
     if args.json:
         args.json.write_text(json.dumps(data, indent=1))
