@@ -659,13 +659,42 @@ def json_rows(data: dict) -> dict:
     return {"command": data["command"], "sim": data["sim"], "rows": rows, "software": data["software"]}
 
 
-def add_ecp5(rows: list[dict], run_synth: bool, options: dict) -> tuple[list[str], list[str]]:
+def _synth_key(r: dict) -> tuple:
+    return r["core"], json.dumps(r["params"], sort_keys=True), r["width"], r["engine"]
+
+
+def synth_missing(rows: list[dict], options: dict, ex) -> dict[tuple, str]:
+    """``--synth`` on a cluster: the engines of ``rows`` that the synthesis
+    cache lacks, as one synthesis sweep on ``ex`` (filed in the cache by
+    this process, montmul.flows.synth.run_many); the failed ones' errors by
+    row (:func:`_synth_key`)."""
+    from montmul.flows.synth import Job, cached, run_many
+
+    todo: dict[tuple, Job] = {}
+    for r in rows:
+        try:
+            job = Job(r["core"], r["width"], "ecp5", params=r["params"], options=dict(options), engine=r["engine"])
+            if _synth_key(r) not in todo and cached(job) is None:
+                todo[_synth_key(r)] = job
+        except Exception:  # no cache key (tools missing, ...): ecp5_result says so
+            continue
+    if not todo:
+        return {}
+    res = run_many(list(todo.values()), on_error="return", executor=ex)
+    return {k: r["error"] for k, r in zip(todo, res) if "error" in r and "status" not in r}
+
+
+def add_ecp5(rows: list[dict], run_synth: bool, options: dict,
+             failed: dict[tuple, str] | None = None) -> tuple[list[str], list[str]]:
     """Each row's engine figures (:func:`ecp5_result`) and time; returns the
     configurations with no synthesis result and those with a result but no
-    Fmax (timed out, does not fit)."""
+    Fmax (timed out, does not fit).  ``failed``: the errors of syntheses
+    already run for these rows (:func:`synth_missing`)."""
     missing, no_fmax = [], []
     for r in rows:
         e = ecp5_result(r["core"], r["params"], r["width"], run_synth, r["engine"], options)
+        if failed and _synth_key(r) in failed and not e.get("result"):
+            e = {**e, "note": f"synthesis failed: {failed[_synth_key(r)][:80]}"}
         r.update({k: e[k] for k in ("luts", "ff", "dsp", "bram", "fits")})
         r["fmax_mhz"], r["fmax_note"] = e["fmax_mhz"], e["note"]
         if e["fmax_mhz"] is None:
@@ -811,13 +840,16 @@ def main(argv: list[str] | None = None) -> int:
             if args.confirm != "none":
                 confirm_all([r for r in rows if r["bits"] in confirm_bits], args.confirm, args.cache or None,
                             not args.confirm_cached_only, ex)
+            # --synth: on a cluster, the missing engines as one synthesis sweep there; locally one
+            # after the other below (ecp5_result), as before
+            synth_failed = synth_missing(rows, ecp5_opts, ex) if args.synth and ex.remote else None
     except sweep.ClusterError as exc:
         print(f"bench_rsa: error: {exc}", file=sys.stderr)
         return 4
     except KeyboardInterrupt:
         print("bench_rsa: interrupted", file=sys.stderr)
         return 130
-    missing, no_fmax = add_ecp5(rows, args.synth, ecp5_opts)
+    missing, no_fmax = add_ecp5(rows, args.synth and synth_failed is None, ecp5_opts, synth_failed)
     sw = [software(b, args.sw_reps) for b in bits] if args.sw_reps > 0 else []
     from montmul.apps.report import p003
 
