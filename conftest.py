@@ -24,7 +24,6 @@ FULL = [re.compile(p) for p in (
     r"^tb/mm_dsp_redundant/.*_interleave\[verilator-256",
     # unit benches: one Verilator configuration in make test
     r"^tb/mm_seg_add/.*\[(?!w64-s16-)[^\]]*-verilator\]",
-    r"^tb/mm_ws_ring/.*\[(?!P12-w17-r3-t1-d4-)[^\]]*-verilator\]",
     # CRT signatures on Verilator: one core in make test
     r"^tests/test_rsa\.py::test_crt_sign_on_verilator\[(?!scs_new_ct\])",
     # the upper width bound on Icarus (Verilator checks it in make test)

@@ -28,8 +28,8 @@ RTL does.  :func:`model` composes prep, the array's product
 (:func:`montmul.models.ws.montmul`) and redc; its array cycles come from
 :mod:`montmul.models.ws` (the closed form :func:`ws.chain_cycles` of one
 loaded product, or :func:`ws.simulate` with ``simulate=True``), and the
-cycles of the glue between the units are the placeholder
-:data:`ADAPTER_GLUE_CYCLES`, to be fixed when the adapter is built.
+cycles of the glue between the units in ``rtl/ws/mm_ws.sv`` are
+:data:`ADAPTER_GLUE_CYCLES`.
 """
 
 from __future__ import annotations
@@ -39,12 +39,12 @@ from dataclasses import dataclass
 from . import ws
 from .common import InputError, MMResult, ceil_div, check_inputs, csa
 
-#: Cycles the adapter's glue adds between the units (prep's last M word to
-#: the array's load, the array's last U word to redc, the request/response
-#: shell).  A PLACEHOLDER: the adapter (prep + mm_ws_array + redc on the
-#: request/response shell) does not exist yet; whoever glues the units sets
-#: this to the cycles the glue really takes and the bench checks it.
-ADAPTER_GLUE_CYCLES = 0
+#: Cycles the adapter's glue adds between the units in ``rtl/ws/mm_ws.sv``:
+#: the request registers of prep and of the array's job, the array's job to
+#: its first token (3 cycles, docs/ws.md "Native interface"), the result
+#: stream into redc and the shell's response.  ``tb/mm_ws`` checks the sum
+#: (every latency equal to :func:`model`'s) in every configuration it runs.
+ADAPTER_GLUE_CYCLES = 7
 
 
 def scale_bits(w: int, d: int) -> int:
@@ -266,8 +266,7 @@ def model(a: int, b: int, n: int, k: int, *, w: int = 16, d: int = 4, pes: int |
     loaded product: ``ws.chain_cycles``, or ``ws.simulate`` with one
     ``ws.Job`` and ``load=True`` when ``simulate``, which also checks the
     simulated U) + redc's (U's last word to S valid) +
-    :data:`ADAPTER_GLUE_CYCLES`, a placeholder until the adapter is glued:
-    the array's cycles and the glue are not yet those of an RTL adapter.
+    :data:`ADAPTER_GLUE_CYCLES` (``rtl/ws/mm_ws.sv``).
     """
     _check_params(k, w, d)
     check_inputs(a, b, n, k)

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// mm_ws: the ws array (mm_ws_array) behind the common core ports, the
+// wide-port adapter of docs/ws_core.md.  A request (A, B < 2N, odd N) runs
+//
+//   1. mm_ws_prep: M = (N~ + 1) / 2^(w(d+1)) from N alone, m words into
+//      the load register (word 0 is M_(-1) = 0);
+//   2. mm_ws_array: one product of one half, A and M loaded first, B
+//      streamed: U = (A B + Q N~) / 2^(wm), U < 2 N~;
+//   3. mm_ws_redc: S = (U + qN) / 2^E < 2N, E = w(d+1) + 1;
+//
+// so S = A B R'^-1 mod N with R' = 2^(wm + E).  The operand registers shift
+// a word per request of the array (its load and B streams take the data two
+// cycles after asking); the array's result words go straight into the
+// reduction.  The latency is data independent: montmul.models.ws_core.
+//
+// The adapter holds A, B and N in Width-bit registers, as every core's
+// ports do; its only adders are the units' word adders.  The array's own
+// interface (docs/ws.md, "Native interface") is what an engine uses.
+`include "mm_macros.svh"
+
+module mm_ws #(
+  parameter int Width      = 32,  // modulus width k
+  parameter bit CheckRange = 1,   // 1: reject operands >= 2N
+  parameter bit CheckMod   = 1,   // 1: reject an even N or N < 3
+  parameter int NumPe      = 10,  // processing elements P
+  parameter int WordWidth  = 16,  // word width w: 2 .. 18
+  parameter int DspRegs    = 3,   // MULT18X18D registers: 2 or 3
+  parameter int LoopRegs   = 0,   // transport registers: 0 .. 2
+  parameter int Chunks     = 1,   // laps c of the ring: 1 .. 4
+  parameter int QuotDelay  = 4,   // quotient delay d: 2 .. 8, 2cd >= DspRegs + 3 + LoopRegs
+  // derived, not to be set
+  localparam int E1     = WordWidth * (QuotDelay + 1),                  // E' = w(d+1)
+  localparam int MWords = (Width + E1 + 2 + WordWidth - 1) / WordWidth,  // m
+  localparam int MWidth = $clog2(MWords + 1),
+  localparam int OpW    = Width + 1
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  input  logic             in_valid_i,
+  output logic             in_ready_o,
+  input  logic [Width:0]   a_i,
+  input  logic [Width:0]   b_i,
+  input  logic [Width-1:0] n_i,
+  output logic             out_valid_o,
+  input  logic             out_ready_i,
+  output logic [Width:0]   s_o,
+  output logic             err_o
+);
+
+  localparam int W = WordWidth;
+  localparam int RegW = (MWords + 1) * W;  // a load or B register: m + 1 words
+
+  if (MWords > Chunks * NumPe - 1 || MWords < (Chunks - 1) * NumPe) begin : gen_bad_ring
+    `MM_FATAL("mm_ws: the operand's m words must satisfy (Chunks-1)*NumPe <= m <= Chunks*NumPe - 1")
+  end
+
+  logic accept, start, busy, done;
+  logic [Width:0] res;
+
+  mm_req_ctrl #(
+    .Width(Width), .OpWidth(OpW), .InBound(2), .CheckRange(CheckRange), .CheckMod(CheckMod),
+    .ResWidth(OpW)
+  ) u_shell (
+    .clk_i, .rst_ni, .in_valid_i, .in_ready_o, .a_i, .b_i, .n_i, .out_valid_o, .out_ready_i,
+    .s_o, .err_o,
+    .accept_o(accept), .start_o(start), .busy_o(busy), .done_i(done), .res_i(res)
+  );
+
+  // ---- operand registers
+  logic [Width-1:0] n_q;
+  logic [RegW-1:0]  a_q, b_q, m_q;
+  logic             prep_go_q, job_go_q;
+  // prep's M stream
+  logic             prep_ready, mw_valid, mw_last;
+  logic [W-1:0]     mw;
+  logic [$clog2((MWords > E1 ? MWords : E1) + 1)-1:0] mw_count;
+  // the array
+  logic             job_ready, job_err, ld_req, ld_half, b_req, b_half, res_valid, res_half;
+  logic [W-1:0]     ld_a1_q, ld_a2_q, ld_m1_q, ld_m2_q, b1_q, b2_q, res_word;
+  // the reduction
+  logic             redc_ready, s_valid;
+  logic [Width:0]   s_red;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      prep_go_q <= 1'b0;
+      job_go_q  <= 1'b0;
+    end else begin
+      if (start) begin
+        prep_go_q <= 1'b1;
+      end else if (prep_ready) begin
+        prep_go_q <= 1'b0;
+      end
+      if (mw_valid && mw_last) begin
+        job_go_q <= 1'b1;
+      end else if (job_ready) begin
+        job_go_q <= 1'b0;
+      end
+    end
+  end
+
+  // A, B and N taken with the request; M shifted in from the top as prep
+  // sends it (after m words: word 0 = M_(-1) = 0, word j = M_(j-1)); each
+  // request of the array shifts its register down a word
+  always_ff @(posedge clk_i) begin
+    if (start) begin
+      n_q <= n_i;
+      a_q <= RegW'(a_i);
+      b_q <= RegW'(b_i);
+      m_q <= '0;
+    end else begin
+      if (mw_valid) begin
+        m_q <= {mw, m_q[RegW-1:W]};
+      end
+      if (ld_req) begin
+        a_q <= {{W{1'b0}}, a_q[RegW-1:W]};
+        m_q <= {{W{1'b0}}, m_q[RegW-1:W]};
+      end
+      if (b_req) begin
+        b_q <= {{W{1'b0}}, b_q[RegW-1:W]};
+      end
+    end
+  end
+
+  // the streams' data two cycles after the request
+  always_ff @(posedge clk_i) begin
+    ld_a1_q <= a_q[W-1:0];
+    ld_m1_q <= m_q[W-1:0];
+    b1_q    <= b_q[W-1:0];
+    ld_a2_q <= ld_a1_q;
+    ld_m2_q <= ld_m1_q;
+    b2_q    <= b1_q;
+  end
+
+  mm_ws_prep #(.Width(Width), .WordWidth(W), .QuotDelay(QuotDelay)) u_prep (
+    .clk_i, .rst_ni,
+    .in_valid_i (prep_go_q),
+    .in_ready_o (prep_ready),
+    .n_i        (n_q),
+    .out_valid_o(mw_valid),
+    .out_ready_i(1'b1),
+    .out_word_o (mw),
+    .out_last_o (mw_last),
+    .words_o    (mw_count)
+  );
+
+  mm_ws_array #(
+    .NumPe(NumPe), .WordWidth(W), .DspRegs(DspRegs), .LoopRegs(LoopRegs), .Chunks(Chunks),
+    .QuotDelay(QuotDelay), .MaxWords(MWords)
+  ) u_array (
+    .clk_i, .rst_ni,
+    .job_valid_i(job_go_q),
+    .job_ready_o(job_ready),
+    .job_words_i(MWidth'(MWords)),
+    .job_prods_i(16'd1),
+    .job_load_i (1'b1),
+    .job_two_i  (1'b0),
+    .job_err_o  (job_err),
+    .ld_req_o   (ld_req),
+    .ld_half_o  (ld_half),
+    .ld_a_i     (ld_a2_q),
+    .ld_m_i     (ld_m2_q),
+    .b_req_o    (b_req),
+    .b_half_o   (b_half),
+    .b_i        (b2_q),
+    .b_sq_i     (1'b0),
+    .res_valid_o(res_valid),
+    .res_half_o (res_half),
+    .res_word_o (res_word)
+  );
+
+  mm_ws_redc #(.Width(Width), .WordWidth(W), .QuotDelay(QuotDelay)) u_redc (
+    .clk_i, .rst_ni,
+    .in_valid_i (res_valid),
+    .in_ready_o (redc_ready),
+    .in_word_i  (res_word),
+    .n_i        (n_q),
+    .out_valid_o(s_valid),
+    .out_ready_i(1'b1),
+    .s_o        (s_red)
+  );
+
+  assign done = s_valid;
+  assign res  = s_red;
+
+  // unused: the single half's flags, the unit's ready (the reduction takes
+  // every word the array sends: docs/ws_core.md), the word count
+  logic unused;
+  assign unused = ^{accept, busy, job_err, ld_half, b_half, res_half, redc_ready, mw_count};
+
+endmodule
