@@ -23,8 +23,17 @@
 // loop is one 3-input add, s + h_i + c_i, between registered neighbours.
 // A slot's flags travel Latency cycles beside the products to clear h
 // (first: this PE is virtual PE 0, whose low word is the quotient, lo_o) or
-// the carry (last: the top virtual PE) by the registers' synchronous reset,
-// not by logic in the loop.
+// the carry (last: the top virtual PE).  ClearMode chooses how a clear acts,
+// never by logic after the add:
+//   0: as the synchronous reset of the h or c register (the ECP5
+//      flip-flop's LSR input; every register group has its own LSR net);
+//   1: the loop registers are plain (no reset, no clear) and each sends a
+//      one-bit zero flag beside it (h_zero_o, c_zero_o: this add's clears);
+//      the consumer registers the flags it receives and reads a flagged h_i
+//      or c_i as zero in the first LUT level of its add (the compressor's).
+//      The adder's outputs then drive only plain registers, which can share
+//      the carry chain's slices; lo_o is h's register.
+// Both give the same sums, cycle by cycle.
 //
 // A load token (tok_load_i) addressed to this PE (tok_dest_i == Index)
 // writes b into slot a_v, q into slot M_(v-1) and its flags into the slot
@@ -40,6 +49,7 @@ module mm_ws_pe #(
   parameter int Slots      = 2,   // operand slots (products x chunks in flight): 2 .. 16
   parameter int IndexWidth = 7,   // width of a load token's PE address: 1 .. 10
   parameter int Index      = 0,   // this PE's address: 0 .. 2^IndexWidth - 1
+  parameter int ClearMode  = 1,   // loop clears: 0 (synchronous resets) or 1 (zero flags)
   // derived, not to be set
   localparam int SlotWidth  = (Slots > 1) ? $clog2(Slots) : 1
 ) (
@@ -62,10 +72,14 @@ module mm_ws_pe #(
   output logic                  tok_clr_o,
   // the carry, moving right with the add wavefront
   input  logic [WordWidth:0]    c_i,          // c_(v-1), from the left neighbour
+  input  logic                  c_zero_i,     // c_i of the next cycle reads as zero (ClearMode 1)
   output logic [WordWidth:0]    c_o,          // c_v
+  output logic                  c_zero_o,     // this add clears c_o (ClearMode 1; else 0)
   // the result word, moving left
   input  logic [WordWidth-1:0]  h_i,          // h_v, from the right neighbour
+  input  logic                  h_zero_i,     // h_i of the next cycle reads as zero (ClearMode 1)
   output logic [WordWidth-1:0]  h_o,          // sum_v mod 2^w: h_(v-1) of the next wave
+  output logic                  h_zero_o,     // this add clears h_o (ClearMode 1; else 0)
   output logic [WordWidth-1:0]  lo_o          // sum_v mod 2^w, never cleared (the quotient in PE 0)
 );
 
@@ -81,6 +95,9 @@ module mm_ws_pe #(
   end
   if (LoopRegs < 0 || LoopRegs > 2) begin : gen_bad_loop_regs
     `MM_FATAL("mm_ws_pe: LoopRegs must be in [0, 2]")
+  end
+  if (ClearMode < 0 || ClearMode > 1) begin : gen_bad_clear_mode
+    `MM_FATAL("mm_ws_pe: ClearMode must be 0 or 1")
   end
   if (Slots < 2 || Slots > 16) begin : gen_bad_slots
     `MM_FATAL("mm_ws_pe: Slots must be in [2, 16]")
@@ -117,8 +134,8 @@ module mm_ws_pe #(
   // the loop
   logic [2*W:0]          sum;
   logic                  clr_h, clr_c;
-  logic [W-1:0]          h_d, h_q, lo_q;
-  logic [W:0]            c_d, c_q;
+  logic [W-1:0]          h_add, h_d, h_q;
+  logic [W:0]            c_add, c_d, c_q;
 
   // ---- token: registered, passed on; a load addressed here writes a slot
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -236,20 +253,59 @@ module mm_ws_pe #(
   end
 
   // ---- the loop: one 3-input add between registered neighbours
-  assign sum   = s_loop + {{(W + 1){1'b0}}, h_i} + {{W{1'b0}}, c_i};
+  assign sum   = s_loop + {{(W + 1){1'b0}}, h_add} + {{W{1'b0}}, c_add};
   assign clr_h = fl_q[Latency-1][0];
   assign clr_c = fl_q[Latency-1][1];
 
-  // the clears become the registers' synchronous resets (the ECP5
-  // flip-flop's LSR input), so they add no logic to the loop
-  assign h_d = clr_h ? '0 : sum[W-1:0];
-  assign c_d = clr_c ? '0 : sum[2*W:W];
+  if (ClearMode == 0) begin : gen_clear_sreset
+    // the clears become the registers' synchronous resets (the ECP5
+    // flip-flop's LSR input), so they add no logic to the loop
+    logic [W-1:0] lo_q;
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic         zero_unused;
+    /* verilator lint_on UNUSEDSIGNAL */
 
-  // the loop's registers have no reset: every cycle overwrites them
-  always_ff @(posedge clk_i) begin
-    h_q  <= h_d;
-    c_q  <= c_d;
-    lo_q <= sum[W-1:0];
+    assign zero_unused = h_zero_i ^ c_zero_i;
+    assign h_add = h_i;
+    assign c_add = c_i;
+    assign h_d   = clr_h ? '0 : sum[W-1:0];
+    assign c_d   = clr_c ? '0 : sum[2*W:W];
+
+    // the loop's registers have no reset: every cycle overwrites them
+    always_ff @(posedge clk_i) begin
+      h_q  <= h_d;
+      c_q  <= c_d;
+      lo_q <= sum[W-1:0];
+    end
+
+    assign h_zero_o = 1'b0;
+    assign c_zero_o = 1'b0;
+    assign lo_o     = lo_q;
+  end else begin : gen_clear_flags
+    // the neighbours' clears, registered here beside the words they flag:
+    // a one-bit net between the PEs, its fan-out inside this PE
+    logic hz_q, cz_q;
+
+    always_ff @(posedge clk_i) begin
+      hz_q <= h_zero_i;
+      cz_q <= c_zero_i;
+    end
+
+    // read in the add's first LUT level (each bit's compressor LUT)
+    assign h_add = hz_q ? '0 : h_i;
+    assign c_add = cz_q ? '0 : c_i;
+    assign h_d   = sum[W-1:0];
+    assign c_d   = sum[2*W:W];
+
+    // plain: no reset, no clear, every cycle overwrites them
+    always_ff @(posedge clk_i) begin
+      h_q <= h_d;
+      c_q <= c_d;
+    end
+
+    assign h_zero_o = clr_h;
+    assign c_zero_o = clr_c;
+    assign lo_o     = h_q;
   end
 
   assign tok_b_o     = tok_b_q;
@@ -261,6 +317,5 @@ module mm_ws_pe #(
   assign tok_clr_o   = tok_clr_q;
   assign c_o         = c_q;
   assign h_o         = h_q;
-  assign lo_o        = lo_q;
 
 endmodule

@@ -35,6 +35,7 @@ module mm_ws_ring #(
   parameter int LoopRegs  = 0,   // transport registers: 0 .. 2 (Latency = DspRegs + 3 + LoopRegs)
   parameter int QuotDelay = 4,   // quotient delay d in waves: ceil((Latency + 1) / 2) .. 8
   parameter int Slots     = 2,   // operand slots per PE: 2 .. 16
+  parameter int ClearMode = 1,   // PE loop clears (mm_ws_pe): 0 (sync resets) or 1 (zero flags)
   // derived, not to be set
   localparam int SlotWidth  = (Slots > 1) ? $clog2(Slots) : 1,
   localparam int IndexWidth = (NumPe > 1) ? $clog2(NumPe) : 1
@@ -78,6 +79,7 @@ module mm_ws_ring #(
   logic [NumPe-1:0]                 tok_clr;
   logic [NumPe-1:0][W:0]            carry;
   logic [NumPe-1:0][W-1:0]          hword;
+  logic [NumPe-1:0]                 czero, hzero;  // the words' zero flags (ClearMode 1)
   // Only PE 0's never-cleared low word is used (the quotient); the other
   // PEs' lo registers drive nothing and synthesis removes them.
   /* verilator lint_off UNUSEDSIGNAL */
@@ -180,6 +182,7 @@ module mm_ws_ring #(
       .DspRegs    (DspRegs),
       .LoopRegs   (LoopRegs),
       .Slots      (Slots),
+      .ClearMode  (ClearMode),
       .IndexWidth (IndexWidth),
       .Index      (v)
     ) u_pe (
@@ -200,9 +203,13 @@ module mm_ws_ring #(
       .tok_flags_o (tok_flags[v]),
       .tok_clr_o   (tok_clr[v]),
       .c_i         (carry[Left]),
+      .c_zero_i    (czero[Left]),
       .c_o         (carry[v]),
+      .c_zero_o    (czero[v]),
       .h_i         (hword[Right]),
+      .h_zero_i    (hzero[Right]),
       .h_o         (hword[v]),
+      .h_zero_o    (hzero[v]),
       .lo_o        (lo[v])
     );
   end
