@@ -334,9 +334,24 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--timeout", type=float, default=float(flows.DEFAULTS["ecp5"]["budget_s"]),
                    help="seconds for the whole run (default: the flow's budget)")
     r.add_argument("--no-store", action="store_true", help="print only")
+    rr = sub.add_parser("reread", help="fill a stored result's FFs paired and end-hop fields from its work folder's "
+                        "nextpnr log and report (results made before they were recorded)")
+    rr.add_argument("result", type=Path, help="a stored result, syn/proxy/ws_*.json")
     sub.add_parser("table", help=f"rewrite the table in {os.path.relpath(DOC, ROOT)} from {os.path.relpath(STORE, ROOT)}")
     args = ap.parse_args(argv)
 
+    if args.cmd == "reread":
+        try:
+            res = json.loads(args.result.read_text())
+            cwd = ROOT / res["work_dir"]
+            res["ff_paired"] = ff_paired(cwd / "nextpnr.log")
+            res["end_hop"] = end_hop(cwd / "report.json")
+        except (OSError, KeyError, ValueError) as exc:
+            print(f"error: {args.result}: {exc}", file=sys.stderr)
+            return 1
+        args.result.write_text(json.dumps(res, indent=1) + "\n")
+        print(f"{args.result}: FFs paired {res['ff_paired']}, into its end register {_end_text(res)}")
+        return 0
     if args.cmd == "table":
         write_table()
         print(table(load_store()))

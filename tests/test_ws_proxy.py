@@ -172,3 +172,10 @@ def test_pack_and_end_hop_readers(script, tmp_path):
     rep = tmp_path / "report.json"
     rep.write_text(json.dumps({"critical_paths": [{"from": "x.clk_i", "to": "y.clk_i", "path": path}]}))
     assert script.end_hop(rep) == {"routing_ns": 0.9, "tiles": 8}
+
+
+def test_reread_bad_result(script, tmp_path, capsys):
+    bad = tmp_path / "ws_x.json"
+    bad.write_text("{}")
+    assert script.main(["reread", str(bad)]) == 1
+    assert "error:" in capsys.readouterr().err
