@@ -134,7 +134,7 @@ module mm_ws_pe #(
   // the loop
   logic [2*W:0]          sum;
   logic                  clr_h, clr_c;
-  logic [W-1:0]          h_add, h_d, h_q;
+  logic [W-1:0]          h_add, h_d, h_q, lo_q;
   logic [W:0]            c_add, c_d, c_q;
 
   // ---- token: registered, passed on; a load addressed here writes a slot
@@ -260,7 +260,6 @@ module mm_ws_pe #(
   if (ClearMode == 0) begin : gen_clear_sreset
     // the clears become the registers' synchronous resets (the ECP5
     // flip-flop's LSR input), so they add no logic to the loop
-    logic [W-1:0] lo_q;
     /* verilator lint_off UNUSEDSIGNAL */
     logic         zero_unused;
     /* verilator lint_on UNUSEDSIGNAL */
@@ -280,7 +279,6 @@ module mm_ws_pe #(
 
     assign h_zero_o = 1'b0;
     assign c_zero_o = 1'b0;
-    assign lo_o     = lo_q;
   end else begin : gen_clear_flags
     // the neighbours' clears, registered here beside the words they flag:
     // a one-bit net between the PEs, its fan-out inside this PE
@@ -305,7 +303,7 @@ module mm_ws_pe #(
 
     assign h_zero_o = clr_h;
     assign c_zero_o = clr_c;
-    assign lo_o     = h_q;
+    assign lo_q     = h_q;  // h is never cleared here: its register is the low word's
   end
 
   assign tok_b_o     = tok_b_q;
@@ -317,5 +315,6 @@ module mm_ws_pe #(
   assign tok_clr_o   = tok_clr_q;
   assign c_o         = c_q;
   assign h_o         = h_q;
+  assign lo_o        = lo_q;
 
 endmodule
