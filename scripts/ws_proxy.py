@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import sys
@@ -85,6 +86,54 @@ def end_hop(report: Path) -> dict | None:
     a, b = last["from"].get("loc"), last["to"].get("loc")
     tiles = abs(a[0] - b[0]) + abs(a[1] - b[1]) if a and b else None
     return {"routing_ns": round(last["delay"], 3), "tiles": tiles}
+
+
+def loop_paths(netlist: Path, pe: int = 1) -> dict[str, int]:
+    """The logic between the registers PE ``pe``'s add reads (h from its
+    right neighbour, c from its left one and, with ClearMode 1, its zero-flag
+    registers hz_q, cz_q) and the carry chains they feed, in the Yosys
+    netlist (found by the names Yosys keeps for their nets): for each
+    register bit, the cell types on each path from it to the first CCU2C
+    ("LUT4": one LUT level, "LUT4>PFUMX": a five-input LUT in one slice,
+    "LUT4>LUT4": two levels), counted per operand and path."""
+    mod = json.loads(netlist.read_text())["modules"][TOP]
+    names: dict[int, list[str]] = {}
+    for n, info in mod["netnames"].items():
+        for b in info["bits"]:
+            if isinstance(b, int):
+                names.setdefault(b, []).append(n)
+    users: dict[int, list[dict]] = {}
+    for c in mod["cells"].values():
+        for port, way in c["port_directions"].items():
+            if way == "input":
+                for b in c["connections"][port]:
+                    if isinstance(b, int):
+                        users.setdefault(b, []).append(c)
+    pats = {"h": [rf"gen_pe\[{pe}\]\.u_pe\.h_i", rf"gen_pe\[{pe + 1}\]\.u_pe\.(?:h_q|h_o|lo_q)"],
+            "c": [rf"gen_pe\[{pe}\]\.u_pe\.c_i", rf"gen_pe\[{pe - 1}\]\.u_pe\.(?:c_q|c_o)"],
+            "h flag": [rf"gen_pe\[{pe}\]\.u_pe\.gen_clear_flags\.hz_q"],
+            "c flag": [rf"gen_pe\[{pe}\]\.u_pe\.gen_clear_flags\.cz_q"]}
+    want = re.compile("|".join(f"(?P<{k.replace(' ', '_')}>{'|'.join(v)})\\b" for k, v in pats.items()))
+    out: dict[str, int] = {}
+    for c in mod["cells"].values():
+        if c["type"] != "TRELLIS_FF":
+            continue
+        m = next((m for m in map(want.search, names.get(c["connections"]["Q"][0], [])) if m), None)
+        if m is None:
+            continue
+        found, todo = set(), [(c["connections"]["Q"][0], ())]
+        while todo:
+            bit, path = todo.pop()
+            for u in users.get(bit, []):
+                if u["type"] == "CCU2C":
+                    found.add(path)
+                elif u["type"] in ("LUT4", "PFUMX", "L6MUX21") and len(path) < 3:
+                    todo += [(b, (*path, u["type"])) for port, way in u["port_directions"].items()
+                             if way == "output" for b in u["connections"][port] if isinstance(b, int)]
+        for path in found:
+            key = f"{m.lastgroup.replace('_', ' ')}: {'>'.join(path) or 'direct'}"
+            out[key] = out.get(key, 0) + 1
+    return dict(sorted(out.items()))
 
 
 def read_block(params: dict, cwd: Path) -> str:
@@ -337,6 +386,10 @@ def main(argv: list[str] | None = None) -> int:
     rr = sub.add_parser("reread", help="fill a stored result's FFs paired and end-hop fields from its work folder's "
                         "nextpnr log and report (results made before they were recorded)")
     rr.add_argument("result", type=Path, help="a stored result, syn/proxy/ws_*.json")
+    lp = sub.add_parser("loop", help="the logic from one PE's loop registers to its carry chain, in a stored "
+                        "result's Yosys netlist (its work folder)")
+    lp.add_argument("result", type=Path, help="a stored result, syn/proxy/ws_*.json")
+    lp.add_argument("--pe", type=int, default=1, help="the PE (default 1)")
     sub.add_parser("table", help=f"rewrite the table in {os.path.relpath(DOC, ROOT)} from {os.path.relpath(STORE, ROOT)}")
     args = ap.parse_args(argv)
 
@@ -351,6 +404,19 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         args.result.write_text(json.dumps(res, indent=1) + "\n")
         print(f"{args.result}: FFs paired {res['ff_paired']}, into its end register {_end_text(res)}")
+        return 0
+    if args.cmd == "loop":
+        try:
+            res = json.loads(args.result.read_text())
+            paths = loop_paths(ROOT / res["work_dir"] / "netlist.json", args.pe)
+        except (OSError, KeyError, ValueError) as exc:
+            print(f"error: {args.result}: {exc}", file=sys.stderr)
+            return 1
+        if not paths:
+            print(f"error: {args.result}: no loop registers of PE {args.pe} in its netlist", file=sys.stderr)
+            return 1
+        for key, n in paths.items():
+            print(f"{key}: {n} paths")
         return 0
     if args.cmd == "table":
         write_table()

@@ -179,3 +179,24 @@ def test_reread_bad_result(script, tmp_path, capsys):
     bad.write_text("{}")
     assert script.main(["reread", str(bad)]) == 1
     assert "error:" in capsys.readouterr().err
+
+
+def test_loop_paths(script, tmp_path):
+    """Paths from the registers PE 1's add reads to the carry chain, by cell type."""
+    def cell(kind, conns, dirs):
+        return {"type": kind, "connections": conns, "port_directions": dirs}
+    cells = {
+        "ff_h": cell("TRELLIS_FF", {"Q": [2], "DI": [9]}, {"Q": "output", "DI": "input"}),
+        "ff_z": cell("TRELLIS_FF", {"Q": [5], "DI": [9]}, {"Q": "output", "DI": "input"}),
+        "ff_x": cell("TRELLIS_FF", {"Q": [7], "DI": [9]}, {"Q": "output", "DI": "input"}),
+        "lut": cell("LUT4", {"A": [2], "B": [5], "Z": [3]}, {"A": "input", "B": "input", "Z": "output"}),
+        "mux": cell("PFUMX", {"ALUT": [3], "Z": [4]}, {"ALUT": "input", "Z": "output"}),
+        "lut2": cell("LUT4", {"A": [5], "Z": [6]}, {"A": "input", "Z": "output"}),
+        "cc": cell("CCU2C", {"A0": [4], "B0": [6], "C0": [7]}, {"A0": "input", "B0": "input", "C0": "input"}),
+    }
+    nets = {"gen_pe[2].u_pe.h_o": {"bits": [2]}, "gen_pe[1].u_pe.gen_clear_flags.hz_q": {"bits": [5]},
+            "gen_pe[0].u_pe.tok_b_q": {"bits": [7]}}
+    nl = tmp_path / "netlist.json"
+    nl.write_text(json.dumps({"modules": {script.TOP: {"cells": cells, "netnames": nets}}}))
+    assert script.loop_paths(nl, 1) == {"h flag: LUT4": 1, "h flag: LUT4>PFUMX": 1, "h: LUT4>PFUMX": 1}
+    assert script.loop_paths(nl, 5) == {}
