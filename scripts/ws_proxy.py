@@ -375,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--quot-delay", type=int, default=None,
                    help="quotient delay d (default: the least legal, ceil((L + 1) / 2), L = DspRegs + 3 + LoopRegs)")
     r.add_argument("--slots", type=int, default=2, help="operand slots per PE (2 .. 16)")
-    r.add_argument("--clear-mode", type=int, default=1, choices=sorted(CLEAR_MODES),
+    r.add_argument("--clear-mode", type=int, default=0, choices=sorted(CLEAR_MODES),
                    help="how the PEs' loop clears act (mm_ws_pe's ClearMode): "
                    + ", ".join(f"{k} {v}" for k, v in CLEAR_MODES.items()))
     r.add_argument("--seed", type=int, default=1, help="placement seed")

@@ -33,7 +33,9 @@
 //      or c_i as zero in the first LUT level of its add (the compressor's).
 //      The adder's outputs then drive only plain registers, which can share
 //      the carry chain's slices; lo_o is h's register.
-// Both give the same sums, cycle by cycle.
+// Both give the same sums, cycle by cycle.  The default is 0: on the
+// P = 68 ring mode 1 packs the loop registers but costs a fifth more LUT
+// sites and has not yet measured faster (docs/ws_proxy.md).
 //
 // A load token (tok_load_i) addressed to this PE (tok_dest_i == Index)
 // writes b into slot a_v, q into slot M_(v-1) and its flags into the slot
@@ -49,7 +51,7 @@ module mm_ws_pe #(
   parameter int Slots      = 2,   // operand slots (products x chunks in flight): 2 .. 16
   parameter int IndexWidth = 7,   // width of a load token's PE address: 1 .. 10
   parameter int Index      = 0,   // this PE's address: 0 .. 2^IndexWidth - 1
-  parameter int ClearMode  = 1,   // loop clears: 0 (synchronous resets) or 1 (zero flags)
+  parameter int ClearMode  = 0,   // loop clears: 0 (synchronous resets) or 1 (zero flags)
   // derived, not to be set
   localparam int SlotWidth  = (Slots > 1) ? $clog2(Slots) : 1
 ) (

@@ -35,7 +35,7 @@ module mm_ws_ring #(
   parameter int LoopRegs  = 0,   // transport registers: 0 .. 2 (Latency = DspRegs + 3 + LoopRegs)
   parameter int QuotDelay = 4,   // quotient delay d in waves: ceil((Latency + 1) / 2) .. 8
   parameter int Slots     = 2,   // operand slots per PE: 2 .. 16
-  parameter int ClearMode = 1,   // PE loop clears (mm_ws_pe): 0 (sync resets) or 1 (zero flags)
+  parameter int ClearMode = 0,   // PE loop clears (mm_ws_pe): 0 (sync resets) or 1 (zero flags)
   // derived, not to be set
   localparam int SlotWidth  = (Slots > 1) ? $clog2(Slots) : 1,
   localparam int IndexWidth = (NumPe > 1) ? $clog2(NumPe) : 1
