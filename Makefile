@@ -7,7 +7,7 @@ PY      := $(VENV)/bin/python
 export PATH := $(CURDIR)/.tools/bin:$(CURDIR)/$(VENV)/bin:$(PATH)
 JOBS    ?= $(shell nproc)
 
-.PHONY: help setup demo demo-full test test-fast test-ecc-full lint formal cycles report report-ecp5 synth-save clean bench-rsa rsa-axil verify-volume coverage
+.PHONY: help setup demo demo-full test test-fast test-ecc-full test-ws-full lint formal cycles report report-ecp5 synth-save clean bench-rsa rsa-axil verify-volume coverage
 
 help:  ## list the targets (this text)
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9-]+):[^#]*## /  make \1\t/' | expand -t 22
@@ -22,14 +22,20 @@ demo: setup  ## set up, then run the main job: every core on Icarus beside its m
 demo-full: setup  ## every core at 1024 bits on Verilator beside its model (200 random products each; builds 15 Verilator models)
 	$(PY) -m montmul.cli demo --width 1024 --samples 200 --sim verilator
 
-test: setup  ## set up, then run the whole test suite (models, CLI, lint, RTL benches)
-	$(PY) -m pytest -n $(JOBS) -q --durations=30
+test: setup  ## set up, then run the test suite (models, CLI, lint, RTL benches at their smallest widths)
+	$(PY) -m pytest -n $(JOBS) -q --durations=30 -m "not full"
+
+test-full: setup  ## the runs make test leaves out: Verilator benches above 64 bits and at other parameter sets (conftest.py)
+	$(PY) -m pytest -n $(JOBS) -q -m full
 
 test-fast: setup  ## pure-Python tests only (no simulator, lint or synthesis; under a minute)
 	$(PY) -m pytest -n $(JOBS) -q -m "not rtl and not slow" tests
 
 test-ecc-full: setup  ## the ECC tests on every curve, those above 256 bits included (about 10 min)
 	MONTMUL_ECC_FULL=1 $(PY) -m pytest -n $(JOBS) -q tests/test_ecc_curves.py tests/test_ecc_field.py tests/test_ecc_point.py tests/test_ecc_protocols.py tests/test_cli_ecc.py
+
+test-ws-full: setup  ## the ws array's bench on its larger builds too (tb/mm_ws_array, marker ws_full; about 10 min)
+	MONTMUL_WS_FULL=1 $(PY) -m pytest -q tb/mm_ws_array
 
 lint: setup  ## Verilator and Verible lint of every RTL file
 	$(PY) -m pytest -q tests/test_lint.py

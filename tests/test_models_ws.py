@@ -517,3 +517,22 @@ def test_docs_example_runs():
     page = (Path(__file__).resolve().parents[1] / "docs" / "ws.md").read_text()
     block = page.split("```python\n", 1)[1].split("```", 1)[0]
     exec(compile(block, "docs/ws.md", "exec"), {})
+
+
+def test_square_interval_with_late_quotient_words():
+    # Found by test_property_ring: with d = 1 (and a late quotient, qlat > 0)
+    # a squaring's B word 0 is PE 0's quotient U_0, which arrives later than
+    # the out path's first word; the interval covers both, and the next
+    # shorter one (a multiple of 2c) breaks "b-not-ready".
+    k = ws.precompute(3, 8, 1, 23)
+    arr = ws.Array(6, 8, 1, 1, 2)
+    assert arr.chunks(k) == 2 and arr.quotient_ok(k) and ws.ring_ok(6, 2)
+    jobs = [ws.Job(k, 5, [ws.SQUARE, ws.SQUARE]), ws.Job(k, 7, [ws.SQUARE, ws.SQUARE])]
+    res = ws.simulate(arr, jobs)
+    assert res.halves[0].results[1] == ws.montmul(res.halves[0].results[0], res.halves[0].results[0], k)[0]
+    gap = arr.interval(k)
+    assert gap == 2 * 2 * (k.s - 1) + 8  # 2c(s-d) + L + 2 + qlat = 2c(s-1) + 5, rounded to a multiple of 4
+    with pytest.raises(ws.ScheduleViolation) as e:
+        ws.simulate(arr, jobs, interval=gap - 4)
+    assert e.value.rule in ("b-not-ready", "token-slot")
+

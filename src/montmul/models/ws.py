@@ -317,13 +317,16 @@ class Array:
         """Cycles between the starts of two chained products of one half (the
         cycles per product pair, both halves running): the closed form of
         docs/ws.md.  A in place: 2c(s-1) + L + 1.  B streamed back
-        (squaring): 2c(s-1) + L + 4 - 2cd.  For c >= 2 the interval is
-        rounded up to a multiple of 2c (slots of the two products of a half
-        that overlap at the boundary must not collide)."""
+        (squaring): word d (the first from the out path) 2c(s-1) + L + 4 -
+        2cd, and PE 0's quotient words U_0 .. U_(d-1) 2c(s-d) + L + 2 +
+        max(qlat, 0) (binds for d = 1 or qlat >= 2c(d-1)).  For c >= 2 the
+        interval is rounded up to a multiple of 2c (slots of the two
+        products of a half that overlap at the boundary must not collide)."""
         c = self.chunks(k)
         t = 2 * c * (k.s - 1) + self.latency + 1
         if square:
-            t = max(t, 2 * c * (k.s - 1) + self.latency + 4 - 2 * c * self.d)
+            t = max(t, 2 * c * (k.s - 1) + self.latency + 4 - 2 * c * self.d,
+                    2 * c * (k.s - self.d) + self.latency + 2 + max(self.qlat, 0))
         if c >= 2:
             t = -(-t // (2 * c)) * 2 * c
         return t
