@@ -10,7 +10,8 @@ mapped to the RTL (montmul.flows.synth.critpath), and stores the result as
 ``syn/proxy/ws_<tag>.json``.
 
     python scripts/ws_proxy.py run --pe 68 --width 16 --seed 1
-    python scripts/ws_proxy.py table     # rewrites the table in docs/ws_proxy.md
+    python scripts/ws_proxy.py run --pe 68 --width 17 --clear-mode 0 --seed 2
+    python scripts/ws_proxy.py table     # rewrites the tables in docs/ws_proxy.md
 
 The ring's MULT18X18D are the ECP5 primitive (the RTL's MM_ECP5_DSP
 branch), read with Yosys's ECP5 cell declarations.  Work folders (scripts,
@@ -22,7 +23,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -37,17 +40,100 @@ STORE = ROOT / "syn" / "proxy"
 DOC = ROOT / "docs" / "ws_proxy.md"
 BEGIN, END = "<!-- ws_proxy table: begin -->", "<!-- ws_proxy table: end -->"
 SIZES_BEGIN, SIZES_END = "<!-- ws_proxy sizes: begin -->", "<!-- ws_proxy sizes: end -->"
+MEDIAN_BEGIN, MEDIAN_END = "<!-- ws_proxy medians: begin -->", "<!-- ws_proxy medians: end -->"
+#: mm_ws_pe's ClearMode: how the loop's clears act (results stored before the
+#: parameter existed were made with 0).
+CLEAR_MODES = {0: "sync reset", 1: "zero flags"}
+
+
+def clear_mode(p: dict) -> int:
+    return int(p.get("ClearMode", 0))
 
 
 def tag(p: dict, seed: int, variant: str) -> str:
     loop = p.get("LoopRegs", 0)
+    clr = clear_mode(p)
     return (f"P{p['NumPe']}_w{p['WordWidth']}_r{p['DspRegs']}" + (f"_t{loop}" if loop else "")
-            + f"_d{p['QuotDelay']}_s{p['Slots']}_{variant}_seed{seed}")
+            + f"_d{p['QuotDelay']}_s{p['Slots']}" + (f"_clr{clr}" if clr else "") + f"_{variant}_seed{seed}")
 
 
 def latency(p: dict) -> int:
     """Cycles from a PE's token register to its add (mm_ws_pe's Latency)."""
     return p["DspRegs"] + 3 + p.get("LoopRegs", 0)
+
+
+def ff_paired(log: Path) -> int | None:
+    """The flip-flops nextpnr-ecp5's packer placed in the slice of the LUT or
+    carry-chain cell driving them (its "FFs paired with LUTs" line)."""
+    for line in log.read_text(errors="replace").splitlines():
+        if "FFs paired with LUTs" in line:
+            return int(line.split()[1])
+    return None
+
+
+def end_hop(report: Path) -> dict | None:
+    """The critical path's last hop into its end register: the delay of the
+    routing into it and the tile distance (|dx| + |dy|) from the cell that
+    drives it (0: the register sits in its driver's tile)."""
+    paths = json.loads(report.read_text()).get("critical_paths", [])
+    steps = next((p["path"] for p in paths if p.get("from", "").endswith("clk_i") and p.get("to", "").endswith("clk_i")),
+                 None)
+    if not steps or steps[-1].get("type") != "setup":
+        return None
+    last = next((s for s in reversed(steps) if s.get("type") == "routing"), None)
+    if last is None:
+        return None
+    a, b = last["from"].get("loc"), last["to"].get("loc")
+    tiles = abs(a[0] - b[0]) + abs(a[1] - b[1]) if a and b else None
+    return {"routing_ns": round(last["delay"], 3), "tiles": tiles}
+
+
+def loop_paths(netlist: Path, pe: int = 1) -> dict[str, int]:
+    """The logic between the registers PE ``pe``'s add reads (h from its
+    right neighbour, c from its left one and, with ClearMode 1, its zero-flag
+    registers hz_q, cz_q) and the carry chains they feed, in the Yosys
+    netlist (found by the names Yosys keeps for their nets): for each
+    register bit, the cell types on each path from it to the first CCU2C
+    ("LUT4": one LUT level, "LUT4>PFUMX": a five-input LUT in one slice,
+    "LUT4>LUT4": two levels), counted per operand and path."""
+    mod = json.loads(netlist.read_text())["modules"][TOP]
+    names: dict[int, list[str]] = {}
+    for n, info in mod["netnames"].items():
+        for b in info["bits"]:
+            if isinstance(b, int):
+                names.setdefault(b, []).append(n)
+    users: dict[int, list[dict]] = {}
+    for c in mod["cells"].values():
+        for port, way in c["port_directions"].items():
+            if way == "input":
+                for b in c["connections"][port]:
+                    if isinstance(b, int):
+                        users.setdefault(b, []).append(c)
+    pats = {"h": [rf"gen_pe\[{pe}\]\.u_pe\.h_i", rf"gen_pe\[{pe + 1}\]\.u_pe\.(?:h_q|h_o|lo_q)"],
+            "c": [rf"gen_pe\[{pe}\]\.u_pe\.c_i", rf"gen_pe\[{pe - 1}\]\.u_pe\.(?:c_q|c_o)"],
+            "h flag": [rf"gen_pe\[{pe}\]\.u_pe\.gen_clear_flags\.hz_q"],
+            "c flag": [rf"gen_pe\[{pe}\]\.u_pe\.gen_clear_flags\.cz_q"]}
+    want = re.compile("|".join(f"(?P<{k.replace(' ', '_')}>{'|'.join(v)})\\b" for k, v in pats.items()))
+    out: dict[str, int] = {}
+    for c in mod["cells"].values():
+        if c["type"] != "TRELLIS_FF":
+            continue
+        m = next((m for m in map(want.search, names.get(c["connections"]["Q"][0], [])) if m), None)
+        if m is None:
+            continue
+        found, todo = set(), [(c["connections"]["Q"][0], ())]
+        while todo:
+            bit, path = todo.pop()
+            for u in users.get(bit, []):
+                if u["type"] == "CCU2C":
+                    found.add(path)
+                elif u["type"] in ("LUT4", "PFUMX", "L6MUX21") and len(path) < 3:
+                    todo += [(b, (*path, u["type"])) for port, way in u["port_directions"].items()
+                             if way == "output" for b in u["connections"][port] if isinstance(b, int)]
+        for path in found:
+            key = f"{m.lastgroup.replace('_', ' ')}: {'>'.join(path) or 'direct'}"
+            out[key] = out.get(key, 0) + 1
+    return dict(sorted(out.items()))
 
 
 def read_block(params: dict, cwd: Path) -> str:
@@ -106,6 +192,8 @@ def run(params: dict, seed: int, variant: str, timeout: float) -> dict:
         "carry_chain_bits": max((c["bits"] for c in chains), default=0),
         "device_utilization": {k: round(counts[k] / dev[k], 4) for k in ("luts", "ff", "dsp", "bram")},
         "critical_path": rep.get("critical_path"),
+        "ff_paired": ff_paired(cwd / "nextpnr.log"),
+        "end_hop": end_hop(cwd / "report.json"),
     }
     secs["trace_yosys"] = 0.0
     t1 = time.monotonic()
@@ -122,13 +210,14 @@ def summary(r: dict) -> str:
     cp = r.get("critical_path") or {}
     lines = [
         f"ws ring P={p['NumPe']} w={p['WordWidth']} DspRegs={p['DspRegs']} LoopRegs={p.get('LoopRegs', 0)} "
-        f"d={p['QuotDelay']} "
+        f"ClearMode={clear_mode(p)} d={p['QuotDelay']} "
         f"slots={p['Slots']} ({r['variant']}), seed {r['seed']}: Fmax {r['fmax_mhz']:.1f} MHz "
         f"(constraint {r['constraint_mhz']:.0f})",
         f"  LUT4 {r['lut4']:,} + CCU2C {r['ccu2c']:,} (= {r['luts']:,} LUT sites), FF {r['ff']:,}, "
         f"MULT18X18D {r['dsp']}, EBR {r['ebr']}; longest carry chain {r['carry_chain_bits']} bits",
         f"  time: Yosys {r['seconds']['yosys']:.0f} s, nextpnr {r['seconds']['nextpnr']:.0f} s",
-        f"  critical path {cp.get('delay_ns')} ns = {cp.get('logic_ns')} logic + {cp.get('routing_ns')} routing",
+        f"  critical path {cp.get('delay_ns')} ns = {cp.get('logic_ns')} logic + {cp.get('routing_ns')} routing; "
+        f"into its end register {_end_text(r)}; FFs paired with their LUT or carry cell: {r.get('ff_paired')}",
         critpath.format_trace("  traced", r["trace"]),
     ]
     return "\n".join(lines)
@@ -149,20 +238,51 @@ def _path_text(r: dict) -> str:
             f"{tr.get('logic_ns', '?')} ns logic + {tr.get('routing_ns', '?')} ns routing")
 
 
+def _end_text(r: dict) -> str:
+    e = r.get("end_hop")
+    if not e:
+        return "not recorded"
+    return f"{e['routing_ns']} ns, {e['tiles']} tiles"
+
+
+def _design(r: dict) -> tuple:
+    p = r["params"]
+    return (r["variant"], p["WordWidth"], p["NumPe"], latency(p), p["QuotDelay"], clear_mode(p), p["DspRegs"],
+            p["Slots"])
+
+
 def table(results: list[dict]) -> str:
     """The Markdown table of stored results, sorted by variant, word width,
-    P, DSP registers and seed."""
-    rows = sorted(results, key=lambda r: (r["variant"], r["params"]["WordWidth"], r["params"]["NumPe"],
-                                          latency(r["params"]), r["params"]["QuotDelay"], r["seed"]))
-    out = ["| variant | P | w | DSP regs | transport regs | L | d | seed | MULT18X18D | LUT4 sites | FF | EBR | "
-           "Fmax MHz | nextpnr s | critical path (from → to) |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    P, latency, quotient delay, clear mode and seed."""
+    rows = sorted(results, key=lambda r: (*_design(r), r["seed"]))
+    out = ["| variant | P | w | DSP regs | transport regs | L | d | loop clears | seed | MULT18X18D | LUT4 sites | "
+           "FF | FFs paired | EBR | Fmax MHz | nextpnr s | critical path (from → to) | into its end register |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         p = r["params"]
+        paired = f"{r['ff_paired']:,}" if r.get("ff_paired") is not None else "–"
         out.append(f"| {r['variant']} | {p['NumPe']} | {p['WordWidth']} | {p['DspRegs']} | {p.get('LoopRegs', 0)} | "
-                   f"{latency(p)} | {p['QuotDelay']} | "
-                   f"{r['seed']} | {r['dsp']} | {r['luts']:,} | {r['ff']:,} | {r['ebr']} | {r['fmax_mhz']:.1f} | "
-                   f"{r['seconds']['nextpnr']:.0f} | {_path_text(r)} |")
+                   f"{latency(p)} | {p['QuotDelay']} | {CLEAR_MODES[clear_mode(p)]} | "
+                   f"{r['seed']} | {r['dsp']} | {r['luts']:,} | {r['ff']:,} | {paired} | {r['ebr']} | "
+                   f"{r['fmax_mhz']:.1f} | {r['seconds']['nextpnr']:.0f} | {_path_text(r)} | {_end_text(r)} |")
+    return "\n".join(out)
+
+
+def median_table(results: list[dict]) -> str:
+    """Per design (every parameter and the variant): its seeds' Fmax and
+    their median."""
+    groups: dict[tuple, list[dict]] = {}
+    for r in results:
+        groups.setdefault(_design(r), []).append(r)
+    out = ["| variant | P | w | L | d | loop clears | seeds | Fmax MHz per seed | median MHz |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for key in sorted(groups):
+        rs = sorted(groups[key], key=lambda r: r["seed"])
+        p = rs[0]["params"]
+        per = ", ".join(f"{r['fmax_mhz']:.1f}" for r in rs)
+        out.append(f"| {rs[0]['variant']} | {p['NumPe']} | {p['WordWidth']} | {latency(p)} | {p['QuotDelay']} | "
+                   f"{CLEAR_MODES[clear_mode(p)]} | {len(rs)} | {per} | "
+                   f"{statistics.median(r['fmax_mhz'] for r in rs):.1f} |")
     return "\n".join(out)
 
 
@@ -196,12 +316,15 @@ def sizes_table(results: list[dict]) -> str:
     """Per measured ring (P, L) and word width w = 16 and 17: the word counts
     of 1024- and 2048-bit halves and the RSA-CRT time they bound from below
     (pair cycles x products per half / Fmax), at the best Fmax measured at
-    that w, or, where that w has no run, at the other w's (marked)."""
-    best: dict[tuple, float] = {}
+    that w (a design's median over its seeds; the best design), or, where
+    that w has no run, at the other w's (marked)."""
+    groups: dict[tuple, list[float]] = {}
     for r in results:
-        p = r["params"]
-        key = (p["NumPe"], latency(p), p["WordWidth"])
-        best[key] = max(best.get(key, 0.0), r["fmax_mhz"])
+        groups.setdefault(_design(r), []).append(r["fmax_mhz"])
+    best: dict[tuple, float] = {}
+    for d, fs in groups.items():
+        key = (d[2], d[3], d[1])  # P, L, w
+        best[key] = max(best.get(key, 0.0), statistics.median(fs))
     out = ["| P | L | w | half | m | V | chunks c | d | waves s | cycles per product pair | "
            "Fmax MHz (of the run at w) | RSA-CRT ms (at least) |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for pe, lat in sorted({(k[0], k[1]) for k in best}):
@@ -235,6 +358,8 @@ def write_table(doc: Path = DOC, folder: Path = STORE) -> None:
     text = _between(doc.read_text(), BEGIN, END, table(results), doc)
     if SIZES_BEGIN in text:
         text = _between(text, SIZES_BEGIN, SIZES_END, sizes_table(results), doc)
+    if MEDIAN_BEGIN in text:
+        text = _between(text, MEDIAN_BEGIN, MEDIAN_END, median_table(results), doc)
     doc.write_text(text)
 
 
@@ -250,14 +375,49 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--quot-delay", type=int, default=None,
                    help="quotient delay d (default: the least legal, ceil((L + 1) / 2), L = DspRegs + 3 + LoopRegs)")
     r.add_argument("--slots", type=int, default=2, help="operand slots per PE (2 .. 16)")
+    r.add_argument("--clear-mode", type=int, default=0, choices=sorted(CLEAR_MODES),
+                   help="how the PEs' loop clears act (mm_ws_pe's ClearMode): "
+                   + ", ".join(f"{k} {v}" for k, v in CLEAR_MODES.items()))
     r.add_argument("--seed", type=int, default=1, help="placement seed")
     r.add_argument("--variant", default="base", help="a label for the RTL variant, part of the stored name")
     r.add_argument("--timeout", type=float, default=float(flows.DEFAULTS["ecp5"]["budget_s"]),
                    help="seconds for the whole run (default: the flow's budget)")
     r.add_argument("--no-store", action="store_true", help="print only")
+    rr = sub.add_parser("reread", help="fill a stored result's FFs paired and end-hop fields from its work folder's "
+                        "nextpnr log and report (results made before they were recorded)")
+    rr.add_argument("result", type=Path, help="a stored result, syn/proxy/ws_*.json")
+    lp = sub.add_parser("loop", help="the logic from one PE's loop registers to its carry chain, in a stored "
+                        "result's Yosys netlist (its work folder)")
+    lp.add_argument("result", type=Path, help="a stored result, syn/proxy/ws_*.json")
+    lp.add_argument("--pe", type=int, default=1, help="the PE (default 1)")
     sub.add_parser("table", help=f"rewrite the table in {os.path.relpath(DOC, ROOT)} from {os.path.relpath(STORE, ROOT)}")
     args = ap.parse_args(argv)
 
+    if args.cmd == "reread":
+        try:
+            res = json.loads(args.result.read_text())
+            cwd = ROOT / res["work_dir"]
+            res["ff_paired"] = ff_paired(cwd / "nextpnr.log")
+            res["end_hop"] = end_hop(cwd / "report.json")
+        except (OSError, KeyError, ValueError) as exc:
+            print(f"error: {args.result}: {exc}", file=sys.stderr)
+            return 1
+        args.result.write_text(json.dumps(res, indent=1) + "\n")
+        print(f"{args.result}: FFs paired {res['ff_paired']}, into its end register {_end_text(res)}")
+        return 0
+    if args.cmd == "loop":
+        try:
+            res = json.loads(args.result.read_text())
+            paths = loop_paths(ROOT / res["work_dir"] / "netlist.json", args.pe)
+        except (OSError, KeyError, ValueError) as exc:
+            print(f"error: {args.result}: {exc}", file=sys.stderr)
+            return 1
+        if not paths:
+            print(f"error: {args.result}: no loop registers of PE {args.pe} in its netlist", file=sys.stderr)
+            return 1
+        for key, n in paths.items():
+            print(f"{key}: {n} paths")
+        return 0
     if args.cmd == "table":
         write_table()
         print(table(load_store()))
@@ -271,7 +431,7 @@ def main(argv: list[str] | None = None) -> int:
     if not 2 <= args.slots <= 16:
         ap.error(f"--slots must be in [2, 16], not {args.slots}")
     params = {"NumPe": args.pe, "WordWidth": args.width, "DspRegs": args.dsp_regs, "QuotDelay": d,
-              "Slots": args.slots}
+              "Slots": args.slots, "ClearMode": args.clear_mode}
     if args.loop_regs:
         params["LoopRegs"] = args.loop_regs
     try:

@@ -19,10 +19,13 @@ def script(load_script):
     return load_script("scripts/ws_proxy.py")
 
 
-def _result(pe: int, w: int, seed: int, fmax: float, variant: str = "base") -> dict:
+def _result(pe: int, w: int, seed: int, fmax: float, variant: str = "base", clear: int | None = None) -> dict:
+    params = {"NumPe": pe, "WordWidth": w, "DspRegs": 3, "QuotDelay": 4, "Slots": 2}
+    if clear is not None:
+        params["ClearMode"] = clear
     return {
         "variant": variant, "seed": seed, "fmax_mhz": fmax,
-        "params": {"NumPe": pe, "WordWidth": w, "DspRegs": 3, "QuotDelay": 4, "Slots": 2},
+        "params": params,
         "dsp": 2 * pe, "luts": 150 * pe, "ff": 300 * pe, "ebr": 0,
         "seconds": {"nextpnr": 600.0},
         "trace": {"start": {"src": "mm_ws_pe.sv:1"}, "end": {"src": "mm_ws_pe.sv:2"},
@@ -48,10 +51,32 @@ def test_table_sorted(script):
     rows = [_result(68, 16, 2, 151.25), _result(34, 16, 1, 160.0), _result(68, 17, 1, 140.5),
             _result(68, 16, 1, 155.0)]
     lines = script.table(rows).splitlines()[2:]
-    keys = [(line.split("|")[2].strip(), line.split("|")[3].strip(), line.split("|")[8].strip()) for line in lines]
+    keys = [(line.split("|")[2].strip(), line.split("|")[3].strip(), line.split("|")[9].strip()) for line in lines]
     assert keys == [("34", "16", "1"), ("68", "16", "1"), ("68", "16", "2"), ("68", "17", "1")]
     assert "| 151.2 |" in lines[2] or "| 151.3 |" in lines[2]
     assert "mm_ws_pe.sv:1 → mm_ws_pe.sv:2" in lines[0]
+    # results stored before ClearMode existed were made with synchronous resets
+    assert all(line.split("|")[8].strip() == "sync reset" for line in lines)
+    assert lines[0].rstrip("| ").endswith("not recorded")
+
+
+def test_clear_mode_in_table_tag_and_medians(script):
+    rows = [_result(68, 17, 1, 139.0), _result(68, 17, 2, 131.0, clear=0), _result(68, 17, 3, 150.0, clear=0),
+            _result(68, 17, 1, 145.0, clear=1), _result(68, 17, 2, 141.0, clear=1)]
+    rows[3]["end_hop"] = {"routing_ns": 0.13, "tiles": 0}
+    rows[3]["ff_paired"] = 12345
+    lines = script.table(rows).splitlines()[2:]
+    assert [line.split("|")[8].strip() for line in lines] == ["sync reset"] * 3 + ["zero flags"] * 2
+    assert "| 12,345 |" in lines[3] and lines[3].rstrip("| ").endswith("0.13 ns, 0 tiles")
+    assert script.tag(rows[1]["params"], 2, "base") == "P68_w17_r3_d4_s2_base_seed2"  # as before ClearMode
+    assert script.tag(rows[3]["params"], 1, "base") == "P68_w17_r3_d4_s2_clr1_base_seed1"
+    med = script.median_table(rows).splitlines()[2:]
+    assert len(med) == 2
+    assert med[0].split("|")[7].strip() == "3" and med[0].split("|")[9].strip() == "139.0"
+    assert med[1].split("|")[9].strip() == "143.0"
+    # the sizes table takes each design's median, then the best design
+    sizes = script.sizes_table(rows).splitlines()[2:]
+    assert all("143.0 (w 17)" in r for r in sizes)
 
 
 def test_write_table(script, tmp_path):
@@ -81,6 +106,7 @@ def test_doc_holds_the_stored_table(script):
         assert r["status"] == "ok" and r["dsp"] == 2 * p["NumPe"] and 2 * p["QuotDelay"] >= script.latency(p) + 1
     text = script.DOC.read_text()
     assert script.table(results) in text and script.sizes_table(results) in text
+    assert script.median_table(results) in text
 
 
 def test_sizes_table_marks_the_run_it_borrows(script):
@@ -99,6 +125,7 @@ def test_sizes_table_marks_the_run_it_borrows(script):
     (["run", "--pe", "8", "--loop-regs", "2", "--quot-delay", "4"], "--quot-delay must be in [5, 8] for L = 8"),
     (["run", "--pe", "8", "--slots", "1"], "--slots must be in [2, 16]"),
     (["run", "--pe", "8", "--width", "18"], "invalid choice"),
+    (["run", "--pe", "8", "--clear-mode", "2"], "invalid choice"),
 ])
 def test_errors(script, capsys, argv, want):
     with pytest.raises(SystemExit) as exc:
@@ -131,3 +158,45 @@ def test_sizes(script):
         assert 2 * z["c"] * z["d"] >= lat + 1 and z["V"] <= z["c"] * pe
         assert z["m"] * w >= ell + w * (z["d"] + 1) + 2
     assert script.crt_products(1024) == 1024 + 256 + 16
+
+
+def test_pack_and_end_hop_readers(script, tmp_path):
+    log = tmp_path / "nextpnr.log"
+    log.write_text("Info: Packing FFs...\nInfo:     7048 FFs paired with LUTs.\n")
+    assert script.ff_paired(log) == 7048
+    log.write_text("Info: nothing\n")
+    assert script.ff_paired(log) is None
+    step = lambda kind, delay, a, b: {"type": kind, "delay": delay, "from": {"loc": a}, "to": {"loc": b}}  # noqa: E731
+    path = [step("clk-to-q", 0.5, [1, 1], [1, 1]), step("routing", 1.0, [1, 1], [5, 2]),
+            step("logic", 0.2, [5, 2], [5, 2]), step("routing", 0.9, [5, 2], [9, 6]), step("setup", 0.0, [9, 6], [9, 6])]
+    rep = tmp_path / "report.json"
+    rep.write_text(json.dumps({"critical_paths": [{"from": "x.clk_i", "to": "y.clk_i", "path": path}]}))
+    assert script.end_hop(rep) == {"routing_ns": 0.9, "tiles": 8}
+
+
+def test_reread_bad_result(script, tmp_path, capsys):
+    bad = tmp_path / "ws_x.json"
+    bad.write_text("{}")
+    assert script.main(["reread", str(bad)]) == 1
+    assert "error:" in capsys.readouterr().err
+
+
+def test_loop_paths(script, tmp_path):
+    """Paths from the registers PE 1's add reads to the carry chain, by cell type."""
+    def cell(kind, conns, dirs):
+        return {"type": kind, "connections": conns, "port_directions": dirs}
+    cells = {
+        "ff_h": cell("TRELLIS_FF", {"Q": [2], "DI": [9]}, {"Q": "output", "DI": "input"}),
+        "ff_z": cell("TRELLIS_FF", {"Q": [5], "DI": [9]}, {"Q": "output", "DI": "input"}),
+        "ff_x": cell("TRELLIS_FF", {"Q": [7], "DI": [9]}, {"Q": "output", "DI": "input"}),
+        "lut": cell("LUT4", {"A": [2], "B": [5], "Z": [3]}, {"A": "input", "B": "input", "Z": "output"}),
+        "mux": cell("PFUMX", {"ALUT": [3], "Z": [4]}, {"ALUT": "input", "Z": "output"}),
+        "lut2": cell("LUT4", {"A": [5], "Z": [6]}, {"A": "input", "Z": "output"}),
+        "cc": cell("CCU2C", {"A0": [4], "B0": [6], "C0": [7]}, {"A0": "input", "B0": "input", "C0": "input"}),
+    }
+    nets = {"gen_pe[2].u_pe.h_o": {"bits": [2]}, "gen_pe[1].u_pe.gen_clear_flags.hz_q": {"bits": [5]},
+            "gen_pe[0].u_pe.tok_b_q": {"bits": [7]}}
+    nl = tmp_path / "netlist.json"
+    nl.write_text(json.dumps({"modules": {script.TOP: {"cells": cells, "netnames": nets}}}))
+    assert script.loop_paths(nl, 1) == {"h flag: LUT4": 1, "h flag: LUT4>PFUMX": 1, "h: LUT4>PFUMX": 1}
+    assert script.loop_paths(nl, 5) == {}

@@ -21,6 +21,19 @@
 // pre-add P1 + P2 into s_q and LoopRegs transport registers, all off the
 // loop.  The loop is one 3-input add, s + h_i + c_i, between registered
 // neighbours.
+// ClearMode chooses how the add's clears (clr_h, clr_c below) act, never by
+// logic after the add:
+//   0: as the synchronous reset of the h or c register (the ECP5
+//      flip-flop's LSR input; every register group has its own LSR net);
+//   1: the loop registers are plain (no reset, no clear) and each sends a
+//      one-bit zero flag beside it (h_zero_o, c_zero_o: this add's clears);
+//      the consumer registers the flags it receives and reads a flagged h_i
+//      or c_i as zero in the first LUT level of its add (the compressor's).
+//      The adder's outputs then drive only plain registers, which can share
+//      the carry chain's slices; lo_q is h's register.
+// Both give the same sums, cycle by cycle.  The default is 0: on the
+// P = 68 ring mode 1 packs the loop registers but costs a fifth more LUT
+// sites and has not yet measured faster (docs/ws_proxy.md).
 //
 // Control travels in the token and, Latency cycles beside the products, in
 // fl_q; the add's two clears come from there, not from logic in the loop:
@@ -61,6 +74,7 @@ module mm_ws_pe #(
   parameter int RingPes    = 8,   // ring size P (a chunk-k result waits kP cycles): 2 .. 512
   parameter int IndexWidth = 7,   // width of a load token's PE address: 1 .. 10
   parameter int Index      = 0,   // this PE's address: 0 .. 2^IndexWidth - 1
+  parameter int ClearMode  = 0,   // loop clears: 0 (synchronous resets) or 1 (zero flags)
   // derived, not to be set
   localparam int SlotWidth  = (Slots > 1) ? $clog2(Slots) : 1,
   localparam int ChunkWidth = (SlotWidth > 1) ? SlotWidth - 1 : 1,
@@ -91,10 +105,14 @@ module mm_ws_pe #(
   output logic [2:0]            tok_flags_o,
   // the carry, moving right with the add wavefront
   input  logic [WordWidth:0]    c_i,          // c_(v-1), from the left neighbour
+  input  logic                  c_zero_i,     // c_i of the next cycle reads as zero (ClearMode 1)
   output logic [WordWidth:0]    c_o,          // c_v
+  output logic                  c_zero_o,     // this add clears c_o (ClearMode 1; else 0)
   // the h word, moving left
   input  logic [WordWidth-1:0]  h_i,          // h_v, from the right neighbour
+  input  logic                  h_zero_i,     // h_i of the next cycle reads as zero (ClearMode 1)
   output logic [WordWidth-1:0]  h_o,          // sum_v mod 2^w: h_(v-1) of the next wave
+  output logic                  h_zero_o,     // this add clears h_o (ClearMode 1; else 0)
   output logic [WordWidth-1:0]  lo_o,         // sum_v mod 2^w, never cleared (the quotient in PE 0)
   output logic [WordWidth-1:0]  sum_lo_o,     // the same word in the add's cycle (quotient bypass)
   // the result chain, moving right
@@ -124,6 +142,9 @@ module mm_ws_pe #(
   end
   if (LoopRegs < 0 || LoopRegs > 2) begin : gen_bad_loop_regs
     `MM_FATAL("mm_ws_pe: LoopRegs must be in [0, 2]")
+  end
+  if (ClearMode < 0 || ClearMode > 1) begin : gen_bad_clear_mode
+    `MM_FATAL("mm_ws_pe: ClearMode must be 0 or 1")
   end
   if (QuotDelay < 2 || QuotDelay > 8) begin : gen_bad_delay
     `MM_FATAL("mm_ws_pe: QuotDelay must be in [2, 8]")
@@ -182,8 +203,8 @@ module mm_ws_pe #(
   // the loop
   logic [2*W:0]          sum;
   logic                  clr_h, clr_c;
-  logic [W-1:0]          h_d, h_q, lo_q;
-  logic [W:0]            c_d, c_q;
+  logic [W-1:0]          h_add, h_d, h_q, lo_q;
+  logic [W:0]            c_add, c_d, c_q;
 
   // ---- token: registered, passed on; a load addressed here writes a slot
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -422,22 +443,59 @@ module mm_ws_pe #(
   end
 
   // ---- the loop: one 3-input add between registered neighbours
-  assign sum   = s_loop + {{(W + 1){1'b0}}, h_i} + {{W{1'b0}}, c_i};
+  assign sum   = s_loop + {{(W + 1){1'b0}}, h_add} + {{W{1'b0}}, c_add};
   // the add's clears (docs/ws.md, "Mapping"): an idle add sends h = 0 and
   // carry 0; the last wave and virtual PE 0 send h = 0; the top PE carry 0
   assign clr_h = !at_valid || at_last || at_first;
   assign clr_c = !at_valid || at_top;
 
-  // the clears become the registers' synchronous resets (the ECP5
-  // flip-flop's LSR input), so they add no logic to the loop
-  assign h_d = clr_h ? '0 : sum[W-1:0];
-  assign c_d = clr_c ? '0 : sum[2*W:W];
+  if (ClearMode == 0) begin : gen_clear_sreset
+    // the clears become the registers' synchronous resets (the ECP5
+    // flip-flop's LSR input), so they add no logic to the loop
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic         zero_unused;
+    /* verilator lint_on UNUSEDSIGNAL */
 
-  // the loop's registers have no reset: every cycle overwrites them
-  always_ff @(posedge clk_i) begin
-    h_q  <= h_d;
-    c_q  <= c_d;
-    lo_q <= sum[W-1:0];
+    assign zero_unused = h_zero_i ^ c_zero_i;
+    assign h_add = h_i;
+    assign c_add = c_i;
+    assign h_d   = clr_h ? '0 : sum[W-1:0];
+    assign c_d   = clr_c ? '0 : sum[2*W:W];
+
+    // the loop's registers have no reset: every cycle overwrites them
+    always_ff @(posedge clk_i) begin
+      h_q  <= h_d;
+      c_q  <= c_d;
+      lo_q <= sum[W-1:0];
+    end
+
+    assign h_zero_o = 1'b0;
+    assign c_zero_o = 1'b0;
+  end else begin : gen_clear_flags
+    // the neighbours' clears, registered here beside the words they flag:
+    // a one-bit net between the PEs, its fan-out inside this PE
+    logic hz_q, cz_q;
+
+    always_ff @(posedge clk_i) begin
+      hz_q <= h_zero_i;
+      cz_q <= c_zero_i;
+    end
+
+    // read in the add's first LUT level (each bit's compressor LUT)
+    assign h_add = hz_q ? '0 : h_i;
+    assign c_add = cz_q ? '0 : c_i;
+    assign h_d   = sum[W-1:0];
+    assign c_d   = sum[2*W:W];
+
+    // plain: no reset, no clear, every cycle overwrites them
+    always_ff @(posedge clk_i) begin
+      h_q <= h_d;
+      c_q <= c_d;
+    end
+
+    assign h_zero_o = clr_h;
+    assign c_zero_o = clr_c;
+    assign lo_q     = h_q;  // h is never cleared here: its register is the low word's
   end
 
   assign tok_b_o     = tok_b_q;

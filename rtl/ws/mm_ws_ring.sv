@@ -46,6 +46,7 @@ module mm_ws_ring #(
   parameter int LoopRegs  = 0,   // transport registers: 0 .. 2 (Latency = DspRegs + 3 + LoopRegs)
   parameter int QuotDelay = 4,   // quotient delay d in waves: max(2, ceil(Latency / 2)) .. 8
   parameter int Slots     = 2,   // operand slots per PE, 2 per lap of the ring: 2, 4, 6, 8
+  parameter int ClearMode = 0,   // PE loop clears (mm_ws_pe): 0 (sync resets) or 1 (zero flags)
   // derived, not to be set
   localparam int SlotWidth  = (Slots > 1) ? $clog2(Slots) : 1,
   localparam int ChunkWidth = (SlotWidth > 1) ? SlotWidth - 1 : 1,
@@ -102,6 +103,8 @@ module mm_ws_ring #(
   logic [NumPe-1:0][2:0]            tok_flags;
   logic [NumPe-1:0][W:0]            carry;
   logic [NumPe-1:0][W-1:0]          hword;
+  logic [NumPe-1:0]                 czero, hzero;  // the words' zero flags (ClearMode 1)
+  logic [NumPe-1:0]                 hz_in;         // hzero delayed as h_in
   logic [NumPe-1:0][W+1:0]          outp;
   // Only PE 0's lo and sum_lo words are used here (the quotient); the
   // other PEs' lo registers are read through their result chain, and PE
@@ -252,6 +255,7 @@ module mm_ws_ring #(
       .QuotDelay  (QuotDelay),
       .Slots      (Slots),
       .RingPes    (NumPe),
+      .ClearMode  (ClearMode),
       .IndexWidth (IndexWidth),
       .Index      (v)
     ) u_pe (
@@ -278,9 +282,13 @@ module mm_ws_ring #(
       .tok_dchunk_o (tok_dchunk[v]),
       .tok_flags_o (tok_flags[v]),
       .c_i         (carry[Left]),
+      .c_zero_i    (czero[Left]),
       .c_o         (carry[v]),
+      .c_zero_o    (czero[v]),
       .h_i         (h_in[v]),
+      .h_zero_i    (hz_in[v]),
       .h_o         (hword[v]),
+      .h_zero_o    (hzero[v]),
       .lo_o        (lo[v]),
       .sum_lo_o    (sum_lo[v]),
       .chain_i     (pe_chain),
@@ -292,14 +300,19 @@ module mm_ws_ring #(
 
     // the h word from the right neighbour: 2c - 2 registers more than its
     // h register, so that it is read 2c - 1 cycles after it is written
+    // (and its zero flag with it)
     if (HDelay == 0) begin : gen_h_direct
-      assign h_in[v] = hword[Right];
+      assign h_in[v]  = hword[Right];
+      assign hz_in[v] = hzero[Right];
     end else begin : gen_h_line
       logic [HDelay-1:0][W-1:0] hl_q;
+      logic [HDelay-1:0]        hzl_q;
       always_ff @(posedge clk_i) begin
-        hl_q <= {hl_q[HDelay-2:0], hword[Right]};
+        hl_q  <= {hl_q[HDelay-2:0], hword[Right]};
+        hzl_q <= {hzl_q[HDelay-2:0], hzero[Right]};
       end
-      assign h_in[v] = hl_q[HDelay-1];
+      assign h_in[v]  = hl_q[HDelay-1];
+      assign hz_in[v] = hzl_q[HDelay-1];
     end
   end
 

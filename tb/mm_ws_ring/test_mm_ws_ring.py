@@ -25,10 +25,12 @@ import os
 import random
 from pathlib import Path
 
-#: (NumPe, WordWidth, DspRegs, LoopRegs, QuotDelay) per run: the least
-#: legal quotient delay for each latency (so 0 or 1 stage of delay line),
-#: and larger ones.
-CASES = [(12, 16, 3, 0, 4), (10, 17, 2, 0, 3), (11, 16, 3, 0, 5), (12, 17, 3, 1, 4), (13, 16, 3, 2, 5)]
+#: (NumPe, WordWidth, DspRegs, LoopRegs, QuotDelay, ClearMode) per run: the
+#: least legal quotient delay for each latency (so 0 or 1 stage of delay
+#: line), and larger ones; both ways of clearing the loop (mm_ws_pe's
+#: ClearMode).
+CASES = [(12, 16, 3, 0, 4, 1), (10, 17, 2, 0, 3, 0), (11, 16, 3, 0, 5, 1), (12, 17, 3, 1, 4, 0),
+         (13, 16, 3, 2, 5, 1)]
 
 
 def operand_words(n: int, w: int, d: int, pe: int, rng: random.Random):
@@ -152,19 +154,19 @@ else:
 
     from montmul import resources
 
-    #: Icarus runs every case, Verilator the first (tb/mm_ws_array covers the
-    #: ring on both simulators too).
-    RUNS = [pytest.param(sim, *c, id=f"{sim}-P{c[0]}-w{c[1]}-r{c[2]}-t{c[3]}-d{c[4]}")
+    #: Icarus runs every case, Verilator the first (ClearMode 1; tb/mm_ws_array
+    #: covers the ring, with ClearMode 0, on both simulators too).
+    RUNS = [pytest.param(sim, *c, id=f"{sim}-P{c[0]}-w{c[1]}-r{c[2]}-t{c[3]}-d{c[4]}-clr{c[5]}")
             for c in CASES for sim in (("icarus", "verilator") if c == CASES[0] else ("icarus",))]
 
-    @pytest.mark.parametrize("sim,pe,w,regs,loop,d", RUNS)
-    def test_mm_ws_ring(sim, pe, w, regs, loop, d):
+    @pytest.mark.parametrize("sim,pe,w,regs,loop,d,clr", RUNS)
+    def test_mm_ws_ring(sim, pe, w, regs, loop, d, clr):
         from cocotb_tools.runner import get_runner
 
         resources.setup_tool_env()
         here = Path(__file__).resolve()
         rtl = resources.rtl_dir()
-        params = {"NumPe": pe, "WordWidth": w, "DspRegs": regs, "LoopRegs": loop, "QuotDelay": d}
+        params = {"NumPe": pe, "WordWidth": w, "DspRegs": regs, "LoopRegs": loop, "QuotDelay": d, "ClearMode": clr}
         bdir = resources.build_root() / "sim" / sim / ("mm_ws_ring_" + "_".join(f"{k}{v}" for k, v in params.items()))
         build_args = []
         if sim == "verilator":  # as montmul.sim.runner builds the cores
