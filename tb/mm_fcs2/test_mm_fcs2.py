@@ -1,8 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Bench of mm_fcs2, the carry-save FCS-MM-2 core (not on the common interface;
-its binary wrapper runs the common suite): the carry-save suite
-(montmul.flows.sim.cs_suite) at every test width on Icarus and Verilator, both
-result words and the latency of every multiplication against the model."""
+"""Bench of mm_fcs2, the carry-save FCS-MM-2 core: the same bench as
+tb/mm_fcs1 (see there; the carry-save suite montmul.flows.sim.cs_suite)."""
 from __future__ import annotations
 
 import os

@@ -1,9 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Bench of mm_r4booth_left: the shared core suite (montmul.flows.sim.suite) at the
-registry's test widths and parameter sets (Case I, Case II and both; moduli of
-every length below Width) on Icarus and Verilator, each result and latency
-against the model; on Verilator with the port-level properties of
-rtl/formal/mm_core_props.sv bound and checked as assertions."""
+"""Bench of r4booth_left (mm_r4booth, ShiftLeft = 1, left-shifting PEs):
+the same bench as tb/mm_r4booth_right (see there) on the left-shifting
+configuration, at its own registry test widths and parameter sets."""
 from __future__ import annotations
 
 import os

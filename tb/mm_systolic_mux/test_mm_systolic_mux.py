@@ -1,9 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Bench of systolic_mux (mm_systolic, Multiplexed = 1): the shared core suite
-(montmul.flows.sim.suite) at the registry's test widths and WordWidth sets on
-Icarus and Verilator, each result and latency against the model; on
-Verilator with the port-level properties of rtl/formal/mm_core_props.sv
-bound and checked as assertions."""
+"""Bench of systolic_mux (mm_systolic, Multiplexed = 1): the same bench as
+tb/mm_systolic (see there) on the multiplexed array, at its own registry test
+widths and WordWidth sets."""
 from __future__ import annotations
 
 import os
