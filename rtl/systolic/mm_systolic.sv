@@ -79,11 +79,11 @@ module mm_systolic #(
   end
 
   mm_sys_ctrl #(
-    .Width   (W),
-    .Words   (M),
-    .Period  (Period),
-    .InvSteps(InvSteps),
-    .Latency (Latency)
+    .WordWidth(W),
+    .Words    (M),
+    .Period   (Period),
+    .InvSteps (InvSteps),
+    .Latency  (Latency)
   ) u_ctrl (
     .clk_i,
     .rst_ni,
@@ -146,7 +146,7 @@ module mm_systolic #(
       end
       assign pe_s[j*W +: W] = s_words[j*W +: W];
 
-      mm_sys_pe #(.Width(W), .IsLast(j == M - 1)) u_pe (
+      mm_sys_pe #(.WordWidth(W), .IsLast(j == M - 1)) u_pe (
         .clk_i,
         .rst_ni,
         .clr_i (start),
@@ -194,9 +194,9 @@ module mm_systolic #(
       localparam int Lo = 4 * g;
       localparam int Nw = (M - Lo < 4) ? M - Lo : 4;
       mm_sys_acore #(
-        .Width (W),
-        .Words (Nw),
-        .IsLast(g == G - 1)
+        .WordWidth(W),
+        .Words    (Nw),
+        .IsLast   (g == G - 1)
       ) u_core (
         .clk_i,
         .rst_ni,
