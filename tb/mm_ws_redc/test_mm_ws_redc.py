@@ -1,0 +1,189 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Bench of mm_ws_redc (rtl/ws), the wide-port adapter's final reduction:
+S = (U + qN)/2^E from the array's U, against the model
+montmul.models.ws_core.redc, result and cycles (out_valid_o E + ceil((k+1)/w)
+cycles after the edge that takes U's last word).
+
+U values: the array's products (montmul.models.ws.montmul) of A = B = 2N - 1
+and of random operands, U = 2Ñ - 1 (the array's bound), U = 2^E N - 1 (the
+unit's bound), 0 and random U < 2Ñ; over directed moduli (3, 2^k - 1,
+2^(k-1) + 1, the largest n') and random ones.  Also: gaps in the U stream,
+back-pressure on the response, back-to-back operations, a reset in the
+middle of an operation, and N taken with the first word only (n_i changes
+afterwards).  Icarus at 3 (w = 2, the smallest build), 8 and 64 bits,
+Verilator at 256.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+
+#: (simulator, Width, WordWidth, QuotDelay)
+CASES = [("icarus", 3, 2, 1), ("icarus", 8, 8, 1), ("icarus", 64, 16, 2), ("verilator", 256, 17, 4)]
+TOP = "mm_ws_redc"
+
+
+def directed_moduli(k: int, w: int, d: int) -> list[int]:
+    """3, 2^k - 1, 2^(k-1) + 1 and the modulus with the largest n' (as in
+    tb/mm_ws_prep)."""
+    e1 = w * (d + 1)
+    mod = 1 << e1
+    if k > e1:
+        big = (1 << k) - mod + 1  # N = 1 mod 2^E': n' = 2^E' - 1
+    else:
+        top = range(max(3, (1 << k) - (1 << 12) + 1), 1 << k, 2)
+        big = max([*range(3, min(1 << k, 1 << 12), 2), *top], key=lambda n: -pow(n, -1, mod) % mod)
+    return sorted({3, (1 << k) - 1, (1 << (k - 1)) + 1, big})
+
+if os.environ.get("MONTMUL_IN_SIM"):
+    import cocotb
+    from cocotb.clock import Clock
+    from cocotb.triggers import FallingEdge, RisingEdge
+
+    from montmul.models import ws, ws_core
+
+    P = json.loads(os.environ["WS_PARAMS"])
+    K, W, D = P["Width"], P["WordWidth"], P["QuotDelay"]
+    E = ws_core.redc_steps(W, D)
+    MWORDS = ws_core.words(K, W, D)
+
+    def u_values(n: int, rng: random.Random) -> list[int]:
+        k = ws.precompute(n, W, D, bits=K)
+        top = 2 * n - 1
+        us = [ws.montmul(top, top, k)[0], ws.montmul(rng.randrange(2 * n), rng.randrange(2 * n), k)[0],
+              2 * k.ntilde - 1, (n << E) - 1, 0, rng.randrange(2 * k.ntilde)]
+        return us
+
+    async def start(dut):
+        cocotb.start_soon(Clock(dut.clk_i, 10, unit="ns").start())
+        dut.rst_ni.value = 0
+        dut.in_valid_i.value = 0
+        dut.in_word_i.value = 0
+        dut.n_i.value = 0
+        dut.out_ready_i.value = 0
+        await RisingEdge(dut.clk_i)
+        await FallingEdge(dut.clk_i)
+        dut.rst_ni.value = 1
+
+    async def run(dut, u: int, n: int, rng: random.Random | None = None) -> None:
+        """Stream U's m words (with random gaps if ``rng``), called at a
+        falling edge; wait for S (with random back-pressure if ``rng``);
+        returns at the falling edge after the edge that takes S.  Checks S
+        and the cycles against the model and in_ready_o while busy."""
+        exp = ws_core.redc(u, n, K, W, D)
+        mask = (1 << W) - 1
+        j = 0
+        while j < MWORDS:  # here: between edges; the next edge may take word j
+            gap = rng is not None and rng.random() < 0.3
+            dut.in_valid_i.value = int(not gap)
+            dut.in_word_i.value = (u >> (W * j)) & mask if not gap else rng.getrandbits(W)
+            dut.n_i.value = n if j == 0 else rng.getrandbits(K) if rng else 0  # N with U_0 only
+            taken = not gap and int(dut.in_ready_o.value)
+            await FallingEdge(dut.clk_i)
+            j += taken
+        dut.in_valid_i.value = 0
+        t = 0  # edges after the one that took the last word
+        while not int(dut.out_valid_o.value):
+            assert not int(dut.in_ready_o.value), f"U={u:#x}: in_ready_o high while busy"
+            await FallingEdge(dut.clk_i)
+            t += 1
+            assert t <= exp.cycles + 1, f"U={u:#x} N={n:#x}: no result after {t} cycles"
+        assert t == exp.cycles, f"U={u:#x} N={n:#x}: S valid after {t} cycles, model {exp.cycles}"
+        while True:
+            ready = 1 if rng is None else int(rng.random() < 0.5)
+            dut.out_ready_i.value = ready
+            assert int(dut.out_valid_o.value) and not int(dut.in_ready_o.value)
+            got = int(dut.s_o.value)
+            assert got == exp.result, f"U={u:#x} N={n:#x}: S={got:#x}, model {exp.result:#x}"
+            await FallingEdge(dut.clk_i)
+            if ready:
+                break
+        dut.out_ready_i.value = 0
+        assert int(dut.in_ready_o.value) and not int(dut.out_valid_o.value)
+
+    @cocotb.test()
+    async def test_products(dut):
+        """Directed and random moduli, the array's products and the bounds,
+        U streamed every cycle, the response taken at once."""
+        await start(dut)
+        rng = random.Random(int(os.environ.get("MONTMUL_SEED", "1")))
+        mods = directed_moduli(K, W, D) + [rng.randrange(1 << (K - 1), 1 << K) | 1 for _ in range(4)]
+        for n in mods:
+            for u in u_values(n, rng):
+                await run(dut, u, n)
+
+    @cocotb.test()
+    async def test_gaps_and_backpressure(dut):
+        """Gaps in the U stream and a held response; N changes after U_0."""
+        await start(dut)
+        rng = random.Random(2)
+        for n in directed_moduli(K, W, D) + [rng.randrange(3, 1 << K) | 1 for _ in range(3)]:
+            for u in u_values(n, rng)[:3]:
+                await run(dut, u, n, rng)
+
+    @cocotb.test()
+    async def test_reset_mid_operation(dut):
+        """A reset while U streams in, during the steps or the resolution
+        returns the unit to taking U_0; the next operation is exact."""
+        await start(dut)
+        rng = random.Random(3)
+        mask = (1 << W) - 1
+        for cut in (1, MWORDS + 2, MWORDS + E + 1):
+            n = rng.randrange(3, 1 << K) | 1
+            u = rng.randrange(n << E)
+            dut.n_i.value = n
+            for c in range(cut):
+                dut.in_valid_i.value = int(c < MWORDS)
+                dut.in_word_i.value = (u >> (W * c)) & mask if c < MWORDS else 0
+                await FallingEdge(dut.clk_i)
+            dut.in_valid_i.value = 0
+            dut.rst_ni.value = 0
+            await FallingEdge(dut.clk_i)
+            dut.rst_ni.value = 1
+            assert int(dut.in_ready_o.value) and not int(dut.out_valid_o.value)
+            n = rng.randrange(3, 1 << K) | 1
+            await run(dut, rng.randrange(n << E), n)
+else:
+    import pytest
+
+    from montmul import resources
+
+    @pytest.mark.parametrize("sim,k,w,d", CASES, ids=[f"{c[0]}-w{c[1]}-ww{c[2]}-d{c[3]}" for c in CASES])
+    def test_mm_ws_redc(sim, k, w, d):
+        from cocotb_tools.runner import get_runner
+
+        resources.setup_tool_env()
+        here = Path(__file__).resolve()
+        rtl = resources.rtl_dir()
+        params = {"Width": k, "WordWidth": w, "QuotDelay": d}
+        bdir = resources.build_root() / "sim" / sim / (TOP + "_" + "_".join(f"{a}{b}" for a, b in params.items()))
+        build_args = []
+        if sim == "verilator":  # as montmul.flows.sim.runner builds the cores, but the C++
+            # unoptimised: the bench simulates a few thousand cycles, the compile is its cost
+            build_args = ["-Wno-fatal", "-Werror-USERFATAL", "--x-assign", "fast", "--x-initial", "fast",
+                          "-DMM_FORMAL", "--assert"]  # the unit's invariants, checked every cycle
+            os.environ["MAKEFLAGS"] = "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O0"
+        runner = get_runner(sim)
+        runner.build(
+            sources=[str(rtl / "common" / "mm_csa_row.sv"), str(rtl / "common" / "mm_cpa_fc.sv"),
+                     str(rtl / "ws" / f"{TOP}.sv")],
+            hdl_toplevel=TOP,
+            includes=[str(rtl / "common")],
+            parameters=params,
+            build_dir=str(bdir),
+            build_args=build_args,
+            timescale=("1ns", "1ps"),
+            log_file=str(bdir / "build.log"),
+        )
+        runner.test(
+            hdl_toplevel=TOP,
+            test_module=here.stem,
+            test_dir=str(here.parent),
+            build_dir=str(bdir),
+            extra_env={"MONTMUL_IN_SIM": "1", "WS_PARAMS": json.dumps(params),
+                       "PYTHONPATH": os.pathsep.join([str(here.parent), resources.python_path()])},
+            log_file=str(bdir / "test.log"),
+            results_xml=str(bdir / "results.xml"),
+        )
