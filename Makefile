@@ -22,8 +22,11 @@ demo: setup  ## set up, then run the main job: every core on Icarus beside its m
 demo-full: setup  ## every core at 1024 bits on Verilator beside its model (200 random products each; builds 15 Verilator models)
 	$(PY) -m montmul.cli demo --width 1024 --samples 200 --sim verilator
 
-test: setup  ## set up, then run the whole test suite (models, CLI, lint, RTL benches)
-	$(PY) -m pytest -n $(JOBS) -q --durations=30
+test: setup  ## set up, then run the test suite (models, CLI, lint, RTL benches at their smallest widths)
+	$(PY) -m pytest -n $(JOBS) -q --durations=30 -m "not full"
+
+test-full: setup  ## the runs make test leaves out: Verilator benches above 64 bits and at other parameter sets (conftest.py)
+	$(PY) -m pytest -n $(JOBS) -q -m full
 
 test-fast: setup  ## pure-Python tests only (no simulator, lint or synthesis; under a minute)
 	$(PY) -m pytest -n $(JOBS) -q -m "not rtl and not slow" tests

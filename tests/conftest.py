@@ -8,7 +8,8 @@
   the RSA and property tests named below.
 
 ``make test`` runs them all, but for the ECC tests on curves above 256 bits
-(``make test-ecc-full``)."""
+(``make test-ecc-full``) and the runs the root ``conftest.py`` marks ``full``
+(``make test-full``)."""
 from __future__ import annotations
 
 import importlib.util

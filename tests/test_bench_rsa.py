@@ -362,3 +362,35 @@ def test_tracked_pages_have_no_unmeasured_rows():
     for page in sorted(Path(__file__).parent.parent.glob("bench/rsa*.md")):
         rows = [line for line in page.read_text().splitlines() if line.startswith("| `")]
         assert rows and not [r for r in rows if "n/a" in r or "none measured" in r], page
+
+
+def test_synth_on_a_cluster_is_one_sweep(bench, monkeypatch):
+    """--synth with --scheduler/--cluster: the engines missing from the
+    synthesis cache go to the executor as one synthesis sweep (each engine
+    once); a failed one is named in its rows' note, as a local failure is."""
+    from montmul.flows import synth
+
+    seen = {}
+
+    def fake_run_many(jobs, on_error="raise", executor=None, **kw):
+        seen.update(jobs=jobs, executor=executor, on_error=on_error)
+        return [{"core": j.core, "width": j.width, "target": j.target, "error": "nextpnr exploded"}
+                if j.core == "scs_new" else {"core": j.core, "fmax_mhz": 100.0} for j in jobs]
+
+    monkeypatch.setattr(synth, "cached", lambda job: None)
+    monkeypatch.setattr(synth, "run_many", fake_run_many)
+    rows = [{"core": c, "params": {}, "width": 512, "engine": "crt", "cycles": 1000.0} for c in
+            ("r2_basic", "scs_new", "r2_basic")]
+    failed = bench.synth_missing(rows, {"seeds": 1}, "the executor")
+    assert seen["executor"] == "the executor" and seen["on_error"] == "return"
+    assert [(j.core, j.width, j.target, j.engine, j.options) for j in seen["jobs"]] == [
+        ("r2_basic", 512, "ecp5", "crt", {"seeds": 1}), ("scs_new", 512, "ecp5", "crt", {"seeds": 1})]
+    assert failed == {("scs_new", "{}", 512, "crt"): "nextpnr exploded"}
+    monkeypatch.setattr(bench, "ecp5_result", lambda *a, **k: {
+        "fmax_mhz": None, "luts": None, "ff": None, "dsp": None, "bram": None, "fits": None, "result": False,
+        "note": "not synthesized (montmul synth ...)"})
+    missing, no_fmax = bench.add_ecp5(rows, False, {}, failed)
+    assert [r["fmax_note"] for r in rows] == ["not synthesized (montmul synth ...)",
+                                              "synthesis failed: nextpnr exploded",
+                                              "not synthesized (montmul synth ...)"]
+    assert len(missing) == 3 and not no_fmax

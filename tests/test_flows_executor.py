@@ -11,6 +11,7 @@ sweep, each compared with the same sweep run locally.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -328,3 +329,80 @@ def test_verilator_cli_ctrl_c_stops_the_cluster_sweep():
     assert time.monotonic() - t0 < 30
     time.sleep(2)
     assert not [k for k in kids if os.path.exists(f"/proc/{k}")]
+
+
+# ---------------------------------------------------------------- the other sweeps on Dask
+_TIMING = {"seconds"}
+
+
+def test_rsa_bench_on_dask_equals_local(dask_ex, tmp_path, capsys):
+    """python -m montmul.apps.bench_rsa --scheduler (the LocalCluster's
+    address): the same --json rows as a local run, and the model results
+    cached by the client under the same names with the same figures."""
+    from montmul.apps import bench_rsa
+
+    addr = dask_ex.client.scheduler.address
+    argv = ["--cores", "r2_basic,r4booth_right", "--bits", "1024", "--sw-reps", "0", "--json"]
+    assert bench_rsa.main(argv + ["--cache", str(tmp_path / "remote"), "--scheduler", addr]) == 0
+    remote = json.loads(capsys.readouterr().out)
+    assert bench_rsa.main(argv + ["--cache", str(tmp_path / "local"), "--jobs", "2"]) == 0
+    local = json.loads(capsys.readouterr().out)
+
+    def rows(data):
+        return [{k: v for k, v in r.items() if k not in _TIMING} for r in data["rows"]]
+
+    assert len(local["rows"]) == 2 and rows(remote) == rows(local)
+    assert not any(r["cached"] for r in remote["rows"])
+    files = {d: sorted(p.name for p in (tmp_path / d).glob("*.json")) for d in ("remote", "local")}
+    assert len(files["remote"]) == 2 and files["remote"] == files["local"]
+    for name in files["local"]:
+        a, b = (json.loads((tmp_path / d / name).read_text()) for d in ("remote", "local"))
+        assert a.pop("seconds") >= 0 and b.pop("seconds") >= 0 and a == b
+
+
+def test_p004_rsa_model_runs_on_dask_equal_local(dask_ex, tmp_path, monkeypatch):
+    """Paper 004's RSA model runs (a 64-bit key here) on the cluster equal
+    the local ones, and are cached by the client under the same files."""
+    from montmul.apps.report import p004
+
+    items = [("systolic", 16), ("systolic_mux", 16)]
+    monkeypatch.setenv(resources.BUILD_ENV, str(tmp_path / "remote"))
+    remote = p004.rsa_all(items, executor=dask_ex, bits=64)
+    monkeypatch.setenv(resources.BUILD_ENV, str(tmp_path / "local"))
+    local = p004.rsa_all(items, workers=2, bits=64)
+    assert remote == local and local[0] != local[1]
+    names = {d: sorted(p.name for p in (tmp_path / d / "report").glob("p004_rsa_*.json")) for d in ("remote", "local")}
+    assert len(names["remote"]) == 2 and names["remote"] == names["local"]
+    monkeypatch.setenv(resources.BUILD_ENV, str(tmp_path / "remote"))
+    assert p004.rsa_all(items, executor=dask_ex, bits=64) == remote  # from the client's cache now
+
+
+@pytest.mark.rtl
+def test_formal_sweep_on_dask_equals_local(dask_ex, tmp_path, monkeypatch):
+    """A formal sweep's run on the LocalCluster (one that fails: the
+    response dropped under back-pressure): the same verdict as the run made
+    locally, and its log and counterexample trace filed by the client in the
+    run's folder, at the path a local run gives."""
+    from montmul.apps import formal_sweep
+    from montmul.flows import formal
+    from test_formal import DROP_BAD, DROP_GOOD, _patched
+
+    bad = dataclasses.replace(formal.make_job("r2_basic", 3, "prove"), tag="r2_basic_dropped_response",
+                              patch=_patched("common/mm_req_ctrl.sv", DROP_GOOD, DROP_BAD))
+    jobs = [bad]
+    top = ROOT / "build" / "test_flows_executor" / uuid.uuid4().hex[:12]  # (YoWASP sees the checkout only)
+    out = {}
+    try:
+        for where, ex in (("remote", dask_ex), ("local", exe.Executor(jobs=2))):
+            monkeypatch.setenv(resources.BUILD_ENV, str(top / where))
+            with ex if where == "local" else contextlib.nullcontext():
+                out[where] = formal_sweep.run_jobs(jobs, ex)
+        (r,), (loc,) = out["remote"], out["local"]
+        assert r.status == "FAIL" and r.failed and r.trace.endswith(".vcd")
+        assert r.workdir == str(top / "remote" / "formal" / bad.name) and Path(r.trace).is_relative_to(r.workdir)
+        assert Path(r.trace).is_file() and (Path(r.workdir) / "sby.out").is_file()  # filed by the client
+        a, b = r.as_json(), loc.as_json()
+        a["workdir"], a["trace"] = (a[k].replace(str(top / "remote"), str(top / "local")) for k in ("workdir", "trace"))
+        assert a.pop("seconds") > 0 and b.pop("seconds") > 0 and a == b
+    finally:
+        shutil.rmtree(top, ignore_errors=True)

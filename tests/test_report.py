@@ -180,9 +180,10 @@ def test_family_sections_skip_missing_modules(monkeypatch):
     from montmul.apps import report
 
     fake = types.ModuleType("montmul.apps.report.p999")
-    fake.build = lambda workers=None: {"workers": workers}
+    fake.build = lambda workers=None, executor=None: {"workers": workers, "executor": executor}
     fake.markdown = lambda data: "## Paper 999: test\n"
     monkeypatch.setitem(sys.modules, "montmul.apps.report.p999", fake)
     monkeypatch.setattr(report, "FAMILIES", ("p998_missing", "p999"))
     fake.__spec__ = types.SimpleNamespace(name="montmul.apps.report.p999")
-    assert results.families(3) == {"p999": {"workers": 3}}
+    assert results.families(3) == {"p999": {"workers": 3, "executor": None}}
+    assert results.families(3, "the report's executor") == {"p999": {"workers": 3, "executor": "the report's executor"}}

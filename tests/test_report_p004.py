@@ -66,7 +66,7 @@ def test_section_with_failed_synthesis(monkeypatch):
     def fail(jobs, **kw):
         return [{"core": j.core, "width": j.width, "target": j.target, "error": "tool exploded"} for j in jobs]
 
-    def rsa(items, workers=1):
+    def rsa(items, workers=1, executor=None):
         return [p004.rsa_cycles(c, w, p004.rsa_key(64, seed=5)) for c, w in items]
 
     monkeypatch.setattr(p004.synth, "run_many", fail)

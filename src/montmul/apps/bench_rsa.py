@@ -35,7 +35,7 @@ stored run again with today's ECP5 figures, running no signature.
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
+import contextlib
 import json
 import os
 import platform
@@ -46,6 +46,7 @@ from pathlib import Path
 
 from montmul import cores, progress, resources
 from montmul.apps import rsa
+from montmul.flows import executor as sweep
 from montmul.flows.synth import parse_flow_options
 
 #: Published figures (docs/references.md), exactly as printed.
@@ -197,19 +198,22 @@ def _cache_file(folder: Path, tag: str) -> Path:
     return folder / (tag.replace(":", "_").replace(",", "_").replace("=", "") + ".json")
 
 
-def run_core(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, samples: int,
-             cache_dir: str | None = None, crt_engine: bool = True) -> dict:
-    """Average cycles of ``samples`` signatures on ``core`` (with ``params``);
-    with the CRT on the CRT engine mm_modexp_crt (``crt_engine``) or as two
-    mm_modexp jobs.  Model results are cached in ``cache_dir`` (keyed on the
-    model code)."""
-    cache = None
-    if cache_dir and sim == "model":
-        tag = f"{config_name(core, params)}_{bits}_{int(crt)}{int(crt_engine)}_{samples}_{_model_files_digest()}"
-        cache = _cache_file(Path(cache_dir), tag)
-        if cache.is_file():
-            return {**json.loads(cache.read_text()), "cached": True}
-    key = nist_key(bits)
+def _model_cache(cache_dir: str | None, core: str, params: dict[str, int], bits: int, crt: bool, sim: str,
+                 samples: int, crt_engine: bool) -> Path | None:
+    """The model-result cache file of a row (keyed on the model code), or
+    None (no cache, or an RTL simulation)."""
+    if not cache_dir or sim != "model":
+        return None
+    tag = f"{config_name(core, params)}_{bits}_{int(crt)}{int(crt_engine)}_{samples}_{_model_files_digest()}"
+    return _cache_file(Path(cache_dir), tag)
+
+
+def sign_row(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, samples: int,
+             crt_engine: bool = True, key: rsa.RsaKey | None = None) -> dict:
+    """Average cycles of ``samples`` signatures on ``core`` (with ``params``)
+    with ``key`` (default: the NIST key of ``bits`` bits), computed now (no
+    cache)."""
+    key = key or nist_key(bits)
     hw = rsa.Hardware(core=core, sim=sim, params=params or None, crt_engine=crt_engine)
     one, mults, secs = [], [], 0.0
     for i in range(samples):
@@ -217,7 +221,7 @@ def run_core(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, 
         one.append(r.cycles)
         mults.append(r.mults)
         secs += r.seconds
-    row = {
+    return {
         "core": core, "params": dict(params), "bits": bits, "crt": crt, "sim": sim, "samples": samples,
         "engine": ("crt" if crt_engine else "modexp") if crt else "modexp",
         "width": bits // 2 if crt else bits,
@@ -225,6 +229,18 @@ def run_core(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, 
         "cycles_min": min(one), "cycles_max": max(one),
         "mults": statistics.fmean(mults), "seconds": round(secs, 2),
     }
+
+
+def run_core(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, samples: int,
+             cache_dir: str | None = None, crt_engine: bool = True) -> dict:
+    """Average cycles of ``samples`` signatures on ``core`` (with ``params``);
+    with the CRT on the CRT engine mm_modexp_crt (``crt_engine``) or as two
+    mm_modexp jobs.  Model results are cached in ``cache_dir`` (keyed on the
+    model code)."""
+    cache = _model_cache(cache_dir, core, params, bits, crt, sim, samples, crt_engine)
+    if cache is not None and cache.is_file():
+        return {**json.loads(cache.read_text()), "cached": True}
+    row = sign_row(core, params, bits, crt, sim, samples, crt_engine)
     if cache is not None:
         cache.parent.mkdir(parents=True, exist_ok=True)
         cache.write_text(json.dumps(row))
@@ -250,6 +266,29 @@ def rtl_digest(core: str, params: dict[str, int], crt: bool, crt_engine: bool) -
     return h.hexdigest()[:16]
 
 
+def _confirm_cache(cache_dir: str | None, core: str, params: dict[str, int], bits: int, crt: bool, sim: str,
+                   crt_engine: bool) -> Path | None:
+    """The cache file of a confirmation (keyed on the model code and the RTL
+    it compiles), or None without a cache."""
+    if not cache_dir:
+        return None
+    tag = (f"{config_name(core, params)}_{bits}_{int(crt)}{int(crt_engine)}_{sim}_"
+           f"{_model_files_digest()}_{rtl_digest(core, params, crt, crt_engine)}")
+    return _cache_file(Path(cache_dir) / "confirm", tag)
+
+
+def confirm_row(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, crt_engine: bool = True,
+                key: rsa.RsaKey | None = None) -> dict:
+    """One signature in RTL simulation with ``key`` (default: the NIST key
+    of ``bits`` bits), run now (RuntimeError if its result or cycles differ
+    from the model's)."""
+    key = key or nist_key(bits)
+    hw = rsa.Hardware(core=core, sim=sim, params=params or None, check=True, crt_engine=crt_engine)
+    t0 = time.perf_counter()
+    r = rsa.sign(key, b"montmul bench message 0", hw, crt=crt)
+    return {"sim": sim, "cycles": r.cycles, "seconds": round(time.perf_counter() - t0, 1)}
+
+
 def confirm(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, crt_engine: bool = True,
             cache_dir: str | None = None, run: bool = True) -> dict | None:
     """One signature in RTL simulation; montmul.apps.rsa checks every result and
@@ -258,24 +297,146 @@ def confirm(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, c
     and the RTL it compiles (:func:`rtl_digest`), so the RTL column of a long bench fills in over several runs
     (``--cores`` subsets) and a later full run reuses it.  ``run=False``:
     only a cached confirmation, else None."""
-    cache = None
-    if cache_dir:
-        tag = (f"{config_name(core, params)}_{bits}_{int(crt)}{int(crt_engine)}_{sim}_"
-               f"{_model_files_digest()}_{rtl_digest(core, params, crt, crt_engine)}")
-        cache = _cache_file(Path(cache_dir) / "confirm", tag)
-        if cache.is_file():
-            return {**json.loads(cache.read_text()), "cached": True}
+    cache = _confirm_cache(cache_dir, core, params, bits, crt, sim, crt_engine)
+    if cache is not None and cache.is_file():
+        return {**json.loads(cache.read_text()), "cached": True}
     if not run:
         return None
-    key = nist_key(bits)
-    hw = rsa.Hardware(core=core, sim=sim, params=params or None, check=True, crt_engine=crt_engine)
-    t0 = time.perf_counter()
-    r = rsa.sign(key, b"montmul bench message 0", hw, crt=crt)
-    out = {"sim": sim, "cycles": r.cycles, "seconds": round(time.perf_counter() - t0, 1)}
+    out = confirm_row(core, params, bits, crt, sim, crt_engine)
     if cache is not None:
         cache.parent.mkdir(parents=True, exist_ok=True)
         cache.write_text(json.dumps(out))
     return {**out, "cached": False}
+
+
+# ---------------------------------------------------------------------------
+# The sweeps on montmul's executor (montmul.flows.executor; docs/cluster.md)
+def _local_sign(task: tuple, sim: str, samples: int, cache_dir: str | None) -> dict:
+    """A local task: :func:`run_core` (it caches the model result itself),
+    or ``{"error"}`` for a configuration the core cannot run."""
+    c, p, b, crt, ce = task
+    try:
+        return run_core(c, p, b, crt, sim, samples, cache_dir, ce)
+    except (ValueError, RuntimeError) as exc:  # e.g. a width the core's parameters do not allow
+        return {"error": str(exc)}
+
+
+def _key_numbers(bits: int) -> tuple[int, ...]:
+    """The NIST key of ``bits`` bits as the integers a task carries (so a
+    worker needs no copy of the NIST files)."""
+    k = nist_key(bits)
+    return (k.n, k.e, k.d, k.p, k.q)
+
+
+def _remote_sign(task: tuple, sim: str, samples: int, client_stamp: str, bundle, key: tuple[int, ...]) -> dict:
+    """A Dask task: :func:`sign_row` on this worker with the client's key
+    (its integers) and, for an RTL simulation, the client's RTL
+    (``bundle``), returned as data for the client to cache, or ``{"error"}``."""
+    from montmul.flows.executor import WorkerMismatch, stamp, use_bundle
+
+    c, p, b, crt, ce = task
+    try:
+        if client_stamp != stamp():
+            raise WorkerMismatch(f"a Dask worker runs montmul {stamp()}, the client montmul {client_stamp}: "
+                                 "install the same montmul on the workers")
+        with use_bundle(bundle) if bundle is not None else contextlib.nullcontext():
+            return sign_row(c, p, b, crt, sim, samples, ce, rsa.from_numbers(*key))
+    except (ValueError, RuntimeError) as exc:
+        return {"error": str(exc)}
+
+
+def _remote_confirm(row: tuple, sim: str, bundle, key: tuple[int, ...]) -> dict:
+    """A Dask task: :func:`confirm_row` on this worker with the client's key
+    (its integers) and RTL (``bundle``); a mismatch with the model raises,
+    as locally."""
+    from montmul.flows.executor import WorkerMismatch, use_bundle, worker_name
+
+    c, p, b, crt, ce = row
+    try:
+        with use_bundle(bundle):
+            return confirm_row(c, p, b, crt, sim, ce, rsa.from_numbers(*key))
+    except WorkerMismatch as exc:
+        return {"error": f"worker {worker_name()}: {exc}"}
+
+
+def _rtl_bundle(ex):
+    """The RTL tree a simulation on a worker reads (shipped once per sweep)."""
+    return ex.ship(p for p in resources.rtl_dir().rglob("*") if p.is_file())
+
+
+def sign_all(tasks: list[tuple], sim: str, samples: int, cache_dir: str | None, ex) -> list[dict]:
+    """The rows of ``tasks`` ((core, params, bits, crt, crt_engine)), in
+    their order, each a row or ``{"error"}``, computed on ``ex`` (a
+    :class:`montmul.flows.executor.Executor`).  Model results are cached in
+    ``cache_dir`` by this process, wherever they were computed."""
+    out: list[dict | None] = [None] * len(tasks)
+    if not ex.remote:
+        items = [(t, sim, samples, cache_dir) for t in tasks]
+        for i, ok, res in ex.map(_local_sign, items, "bench_rsa: signatures per configuration", unit="config",
+                                 local="process" if ex.jobs and ex.jobs > 1 else "thread", name="montmul-rsa"):
+            out[i] = res if ok else {"error": res}
+        return out  # type: ignore[return-value]
+    from montmul.flows.executor import stamp
+
+    todo = []
+    for i, t in enumerate(tasks):
+        f = _model_cache(cache_dir, t[0], t[1], t[2], t[3], sim, samples, t[4])
+        if f is not None and f.is_file():
+            out[i] = {**json.loads(f.read_text()), "cached": True}
+        else:
+            todo.append((i, f))
+    bundle = _rtl_bundle(ex) if sim != "model" else None
+    keys = {b: _key_numbers(b) for b in sorted({tasks[i][2] for i, _ in todo})}
+    items = [(tasks[i], sim, samples, stamp(), bundle, keys[tasks[i][2]]) for i, _ in todo]
+    for n, ok, res in ex.map(_remote_sign, items, "bench_rsa: signatures per configuration", unit="config",
+                             name="montmul-rsa"):
+        i, f = todo[n]
+        if not ok:
+            res = {"error": res}
+        elif "error" not in res:
+            if f is not None:
+                f.parent.mkdir(parents=True, exist_ok=True)
+                f.write_text(json.dumps(res))
+            res = {**res, "cached": False}
+        out[i] = res
+    return out  # type: ignore[return-value]
+
+
+def confirm_all(rows: list[dict], sim: str, cache_dir: str | None, run: bool, ex) -> None:
+    """Each row's RTL confirmation (:func:`confirm`) into ``row["confirmed"]``:
+    locally one after the other, on Dask as tasks whose results this process
+    caches as a local run does."""
+    if not ex.remote:
+        with progress.Bar(len(rows), f"bench_rsa: one signature per row on {sim}", unit="row") as bar:
+            for r in rows:
+                r["confirmed"] = confirm(r["core"], r["params"], r["bits"], r["crt"], sim, r["engine"] == "crt",
+                                         cache_dir, run)
+                bar.update()
+        return
+    todo = []
+    for r in rows:
+        ce = r["engine"] == "crt"
+        r["confirmed"] = confirm(r["core"], r["params"], r["bits"], r["crt"], sim, ce, cache_dir, run=False)
+        if r["confirmed"] is None and run:
+            todo.append(r)
+    if not todo:
+        return
+    bundle = _rtl_bundle(ex)
+    keys = {b: _key_numbers(b) for b in sorted({r["bits"] for r in todo})}
+    items = [((r["core"], r["params"], r["bits"], r["crt"], r["engine"] == "crt"), sim, bundle, keys[r["bits"]])
+             for r in todo]
+    for n, ok, res in ex.map(_remote_confirm, items, f"bench_rsa: one signature per row on {sim}", unit="row",
+                             name="montmul-rsa-confirm"):
+        r = todo[n]
+        if not ok or "error" in res:
+            print(f"bench_rsa: {config_name(r['core'], r['params'])} RSA-{r['bits']}: no confirmation: "
+                  f"{res if not ok else res['error']}", file=sys.stderr)
+            continue
+        f = _confirm_cache(cache_dir, r["core"], r["params"], r["bits"], r["crt"], sim, r["engine"] == "crt")
+        if f is not None:
+            f.parent.mkdir(parents=True, exist_ok=True)
+            f.write_text(json.dumps(res))
+        r["confirmed"] = {**res, "cached": False}
 
 
 def software(bits: int, reps: int) -> dict:
@@ -498,13 +659,42 @@ def json_rows(data: dict) -> dict:
     return {"command": data["command"], "sim": data["sim"], "rows": rows, "software": data["software"]}
 
 
-def add_ecp5(rows: list[dict], run_synth: bool, options: dict) -> tuple[list[str], list[str]]:
+def _synth_key(r: dict) -> tuple:
+    return r["core"], json.dumps(r["params"], sort_keys=True), r["width"], r["engine"]
+
+
+def synth_missing(rows: list[dict], options: dict, ex) -> dict[tuple, str]:
+    """``--synth`` on a cluster: the engines of ``rows`` that the synthesis
+    cache lacks, as one synthesis sweep on ``ex`` (filed in the cache by
+    this process, montmul.flows.synth.run_many); the failed ones' errors by
+    row (:func:`_synth_key`)."""
+    from montmul.flows.synth import Job, cached, run_many
+
+    todo: dict[tuple, Job] = {}
+    for r in rows:
+        try:
+            job = Job(r["core"], r["width"], "ecp5", params=r["params"], options=dict(options), engine=r["engine"])
+            if _synth_key(r) not in todo and cached(job) is None:
+                todo[_synth_key(r)] = job
+        except Exception:  # no cache key (tools missing, ...): ecp5_result says so
+            continue
+    if not todo:
+        return {}
+    res = run_many(list(todo.values()), on_error="return", executor=ex)
+    return {k: r["error"] for k, r in zip(todo, res) if "error" in r and "status" not in r}
+
+
+def add_ecp5(rows: list[dict], run_synth: bool, options: dict,
+             failed: dict[tuple, str] | None = None) -> tuple[list[str], list[str]]:
     """Each row's engine figures (:func:`ecp5_result`) and time; returns the
     configurations with no synthesis result and those with a result but no
-    Fmax (timed out, does not fit)."""
+    Fmax (timed out, does not fit).  ``failed``: the errors of syntheses
+    already run for these rows (:func:`synth_missing`)."""
     missing, no_fmax = [], []
     for r in rows:
         e = ecp5_result(r["core"], r["params"], r["width"], run_synth, r["engine"], options)
+        if failed and _synth_key(r) in failed and not e.get("result"):
+            e = {**e, "note": f"synthesis failed: {failed[_synth_key(r)][:80]}"}
         r.update({k: e[k] for k in ("luts", "ff", "dsp", "bram", "fits")})
         r["fmax_mhz"], r["fmax_note"] = e["fmax_mhz"], e["note"]
         if e["fmax_mhz"] is None:
@@ -581,6 +771,7 @@ def _parser() -> argparse.ArgumentParser:
                          "RTL), run none; the other rows show '-'")
     ap.add_argument("--sw-reps", type=int, default=200, help="repetitions of each software operation")
     ap.add_argument("--jobs", type=int, default=1, help="parallel processes for the cores")
+    sweep.add_arguments(ap)
     ap.add_argument("--synth", action="store_true", help="run missing ECP5 engine synthesis (hours at 1024 bits)")
     ap.add_argument("--ecp5-option", action="append", default=[], metavar="O=V",
                     help="an ECP5 flow option on top of the registry's for every engine's figures (as montmul "
@@ -639,30 +830,26 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     progress.enable(True)
     rows = []
-    pool = concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs) if args.jobs > 1 else None
-    with progress.Bar(len(tasks), "bench_rsa: signatures per configuration", unit="config") as bar:
-        if pool is None:
-            futs = [(lambda t=t: run_core(*t[:4], args.sim, args.samples, args.cache or None, t[4]))
-                    for t in tasks]
-        else:
-            futs = [pool.submit(run_core, *t[:4], args.sim, args.samples, args.cache or None, t[4]).result
-                    for t in tasks]
-        for (c, p, b, crt, _), result in zip(tasks, futs):
-            try:
-                rows.append(result())
-            except (ValueError, RuntimeError) as exc:  # e.g. a width the core's parameters do not allow
-                print(f"bench_rsa: {config_name(c, p)} RSA-{b}: {exc}", file=sys.stderr)
-            bar.update()
-    if pool is not None:
-        pool.shutdown()
-    if args.confirm != "none":
-        todo = [r for r in rows if r["bits"] in confirm_bits]
-        with progress.Bar(len(todo), f"bench_rsa: one signature per row on {args.confirm}", unit="row") as bar:
-            for r in todo:
-                r["confirmed"] = confirm(r["core"], r["params"], r["bits"], r["crt"], args.confirm,
-                                         r["engine"] == "crt", args.cache or None, not args.confirm_cached_only)
-                bar.update()
-    missing, no_fmax = add_ecp5(rows, args.synth, ecp5_opts)
+    try:
+        with sweep.from_args(args, args.jobs) as ex:
+            for (c, p, b, _, _), res in zip(tasks, sign_all(tasks, args.sim, args.samples, args.cache or None, ex)):
+                if "error" in res:
+                    print(f"bench_rsa: {config_name(c, p)} RSA-{b}: {res['error']}", file=sys.stderr)
+                else:
+                    rows.append(res)
+            if args.confirm != "none":
+                confirm_all([r for r in rows if r["bits"] in confirm_bits], args.confirm, args.cache or None,
+                            not args.confirm_cached_only, ex)
+            # --synth: on a cluster, the missing engines as one synthesis sweep there; locally one
+            # after the other below (ecp5_result), as before
+            synth_failed = synth_missing(rows, ecp5_opts, ex) if args.synth and ex.remote else None
+    except sweep.ClusterError as exc:
+        print(f"bench_rsa: error: {exc}", file=sys.stderr)
+        return 4
+    except KeyboardInterrupt:
+        print("bench_rsa: interrupted", file=sys.stderr)
+        return 130
+    missing, no_fmax = add_ecp5(rows, args.synth and synth_failed is None, ecp5_opts, synth_failed)
     sw = [software(b, args.sw_reps) for b in bits] if args.sw_reps > 0 else []
     from montmul.apps.report import p003
 

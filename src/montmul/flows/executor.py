@@ -36,9 +36,11 @@ import concurrent.futures
 import contextlib
 import functools
 import hashlib
+import importlib
 import logging
 import os
 import shutil
+import sys
 import tempfile
 import threading
 import uuid
@@ -49,7 +51,7 @@ from typing import Callable, Iterable, Iterator
 from .. import progress, resources
 
 __all__ = ["Executor", "Bundle", "ClusterError", "WorkerMismatch", "parse_cluster", "stamp", "use_bundle",
-           "add_arguments", "from_args"]
+           "add_arguments", "from_args", "portable"]
 
 #: Seconds to wait for a Dask scheduler to answer.
 CONNECT_TIMEOUT = 20
@@ -193,6 +195,19 @@ def use_bundle(bundle: Bundle) -> Iterator[Path]:
                 _root_cond.notify_all()
 
 
+def portable(fn: Callable) -> Callable:
+    """``fn`` as its module's import name gives it: a function of a module
+    run as a script (``python -m montmul.apps.bench_rsa``) is
+    ``__main__.fn`` here, which a worker process cannot import; it gets the
+    same function of ``montmul.apps.bench_rsa`` instead."""
+    if getattr(fn, "__module__", None) != "__main__":
+        return fn
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    if spec is None or not spec.name or spec.name == "__main__":
+        return fn
+    return getattr(importlib.import_module(spec.name), fn.__qualname__, fn)
+
+
 def worker_name() -> str:
     """The Dask worker running this task (its address), or "local"."""
     try:
@@ -294,6 +309,7 @@ class Executor:
         n = min(len(items), self.workers()) if self.client is None else self.workers()
         where = f"Dask, {n} worker threads" if self.client is not None else f"{n} in parallel"
         ctx = progress.Bar(len(items), f"{desc} ({where})", unit=unit) if bar else contextlib.nullcontext()
+        fn = portable(fn)
         it = self._dask(fn, items, name) if self.client is not None else self._local(fn, items, local, n)
         try:
             with ctx as b:

@@ -29,6 +29,7 @@ What it rebuilds of the paper's lost Tables 1-2, as far as the text allows:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import math
@@ -38,8 +39,6 @@ import time
 from pathlib import Path
 
 import gmpy2
-
-from concurrent.futures import ProcessPoolExecutor
 
 from ... import cores, engine, progress, resources
 from ...flows import executor as sweep
@@ -174,25 +173,50 @@ def _sources_hash() -> str:
     return resources.code_digest([pkg / "cores.py", pkg / "engine.py", *(pkg / "models").rglob("*.py")], pkg)
 
 
-def _rsa_cached(args: tuple[str, int, str]) -> dict:
-    """:func:`rsa_cycles` of one (core, w), from ``build/report/`` when a
-    result for the same models, engine and key is there."""
-    core, w, src_hash = args
-    key = hashlib.sha256(json.dumps([core, w, KEY_SEED, RSA_VERSION, src_hash]).encode()).hexdigest()[:20]
-    f = resources.build_root() / "report" / f"p004_rsa_{key}.json"
-    if not f.is_file():
-        f.parent.mkdir(parents=True, exist_ok=True)
-        f.write_text(json.dumps(rsa_cycles(core, w, rsa_key(seed=KEY_SEED))))
-    return json.loads(f.read_text())
+def _rsa_file(core: str, w: int, src_hash: str, bits: int = WIDTH) -> Path:
+    """The cache file in ``build/report/`` of :func:`rsa_cycles` of (core, w)
+    for the models, registry and engine of ``src_hash`` and the key."""
+    what = [core, w, KEY_SEED, RSA_VERSION, src_hash] + ([bits] if bits != WIDTH else [])
+    key = hashlib.sha256(json.dumps(what).encode()).hexdigest()[:20]
+    return resources.build_root() / "report" / f"p004_rsa_{key}.json"
 
 
-def rsa_all(items: list[tuple[str, int]], workers: int = 1) -> list[dict]:
-    """:func:`rsa_cycles` of (core, w) items with the reproducible key,
-    cached by the hash of the models, the registry and the engine (one set
-    takes minutes on the models)."""
-    args = [(c, w, _sources_hash()) for c, w in items]
-    with progress.phase("model"), ProcessPoolExecutor(max(1, min(workers, len(args)))) as pool:
-        return list(pool.map(_rsa_cached, args))
+def _rsa_task(core: str, w: int, bits: int = WIDTH, client_stamp: str | None = None) -> dict:
+    """:func:`rsa_cycles` of one (core, w) with the reproducible key of
+    ``bits`` bits, as data (in a local process, or on a Dask worker that
+    must run the client's montmul: ``client_stamp``)."""
+    if client_stamp is not None:
+        if client_stamp != sweep.stamp():
+            raise sweep.WorkerMismatch(f"a Dask worker runs montmul {sweep.stamp()}, the client montmul "
+                                       f"{client_stamp}: install the same montmul on the workers")
+    return rsa_cycles(core, w, rsa_key(bits, seed=KEY_SEED))
+
+
+def rsa_all(items: list[tuple[str, int]], workers: int = 1, executor: sweep.Executor | None = None,
+            bits: int = WIDTH) -> list[dict]:
+    """:func:`rsa_cycles` of (core, w) items with the reproducible key
+    (``bits``: the report's 1024; smaller in the tests), cached in
+    ``build/report/`` by the hash of the models, the registry and the engine
+    (one set takes minutes on the models); the missing ones computed on
+    ``executor`` (:class:`montmul.flows.executor.Executor`; default
+    ``workers`` local processes) and cached here."""
+    src_hash = _sources_hash()
+    files = [_rsa_file(c, w, src_hash, bits) for c, w in items]
+    out: list[dict | None] = [json.loads(f.read_text()) if f.is_file() else None for f in files]
+    todo = [i for i, r in enumerate(out) if r is None]
+    if todo:
+        with contextlib.ExitStack() as stack, progress.phase("model"):
+            ex = executor or stack.enter_context(sweep.Executor(jobs=max(1, min(workers, len(todo)))))
+            tag = sweep.stamp() if ex.remote else None
+            for n, ok, res in ex.map(_rsa_task, [(*items[i], bits, tag) for i in todo], "RSA-1024 model runs",
+                                     unit="set", name="montmul-p004-rsa"):
+                i = todo[n]
+                if not ok:
+                    raise RuntimeError(f"RSA model run of {items[i]}: {res}")
+                files[i].parent.mkdir(parents=True, exist_ok=True)
+                files[i].write_text(json.dumps(res))
+                out[i] = json.loads(files[i].read_text())  # as a cached run reads it (JSON keys, lists)
+    return out  # type: ignore[return-value]
 
 
 def _latency(core: str, w: int, samples: int = 3) -> dict:
@@ -223,8 +247,8 @@ def build(workers: int | None = None, cached_only: bool = False, executor=None) 
                                 "error": "not run: not in the synthesis cache (--cached-only)"}) for j in js]
     by = {(j.core, j.params["WordWidth"], j.target): r for j, r in zip(js, results)}
     key = rsa_key()
-    rsa = dict(zip([(c, w) for w in WORD_WIDTHS for c in CORES],
-                   rsa_all([(c, w) for w in WORD_WIDTHS for c in CORES], workers=workers or 1)))
+    items = [(c, w) for w in WORD_WIDTHS for c in CORES]
+    rsa = dict(zip(items, rsa_all(items, workers=workers or 1, executor=executor)))
     designs = []
     for w in WORD_WIDTHS:
         for c in CORES:
@@ -430,7 +454,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m montmul.apps.report.p004", description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, help="write the section here (default: stdout)")
     ap.add_argument("--json", type=Path, help="also write the data as JSON here")
-    ap.add_argument("--workers", type=int, default=1, help="parallel synthesis processes (default: 1)")
+    ap.add_argument("--workers", type=int, default=1, help="parallel local processes: synthesis jobs and RSA model runs (default: 1)")
     sweep.add_arguments(ap)
     ap.add_argument("--cached-only", action="store_true",
                     help="take synthesis results from the cache only; report the others as not run")
@@ -442,6 +466,12 @@ def main(argv: list[str] | None = None) -> int:
     except (sweep.ClusterError, ValueError) as exc:
         print(f"{ap.prog}: {exc}", file=sys.stderr)
         return 4 if isinstance(exc, sweep.ClusterError) else 2
+    except RuntimeError as exc:  # a model run lost on the cluster, a worker of other code
+        print(f"{ap.prog}: {exc}", file=sys.stderr)
+        return 4
+    except KeyboardInterrupt:
+        print(f"{ap.prog}: interrupted", file=sys.stderr)
+        return 130
     text = markdown(data)
     if args.json:
         args.json.write_text(json.dumps(data, indent=1))

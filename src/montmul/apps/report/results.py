@@ -236,7 +236,7 @@ def build(
     return {
         "widths": list(widths),
         "fpga_widths": list(fpga_widths),
-        "families": families(jobs) if only is None else {},  # a subset report has no family sections
+        "families": families(jobs, executor) if only is None else {},  # a subset report has no family sections
         "samples": samples,
         "seed": seed,
         "rows": table,
@@ -249,9 +249,10 @@ def build(
     }
 
 
-def families(workers: int | None = None) -> dict[str, dict]:
+def families(workers: int | None = None, executor=None) -> dict[str, dict]:
     """Each paper-family section's data (montmul.apps.report.FAMILIES): the
-    module's ``build(workers)``; a module not written yet is skipped."""
+    module's ``build(workers, executor=executor)`` (its synthesis jobs and
+    model runs on the report's executor); a module not written yet is skipped."""
     from . import FAMILIES
 
     out: dict[str, dict] = {}
@@ -259,7 +260,7 @@ def families(workers: int | None = None) -> dict[str, dict]:
         mod = f"{__package__}.{name}"
         if importlib.util.find_spec(mod) is None:
             continue
-        out[name] = importlib.import_module(mod).build(workers=workers)
+        out[name] = importlib.import_module(mod).build(workers=workers, executor=executor)
     return out
 
 

@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The ``full`` mark: runs that ``make test`` leaves to ``make test-full``.
+
+``make test`` keeps every core's shared suite at its smallest widths on Icarus
+and Verilator, every parameter set on Icarus, and one configuration of each
+unit bench on Verilator; the runs below repeat those on Verilator at wider
+operands or other parameter sets, or are a second engine of the same check.
+They cost more than a third of the suite's time on a 2-core machine
+(measured: ``pytest --durations=0``), so ``make test`` deselects them
+(``-m "not full"``) and ``make test-full`` runs them (``-m full``).
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+#: Test ids (``path::name[params]``) that ``make test`` leaves out.
+FULL = [re.compile(p) for p in (
+    # the cores' benches on Verilator above 64 bits (64 bits runs in make test)
+    r"^tb/(?!mm_ws_)[^\[]*\[[^\]]*verilator[^\]]*-w(?:256|512|1024|2048|4096)\b",
+    # non-default parameter sets on Verilator (Icarus runs every one of them)
+    r"^tb/.*\[[^\]]*verilator[^\]]*-(?:WordWidth|NumPes|CpaWidth|FifoLatency)\d",
+    r"^tb/mm_dsp_redundant/.*_interleave\[verilator-256",
+    # unit benches: one Verilator configuration in make test
+    r"^tb/mm_seg_add/.*\[(?!w64-s16-)[^\]]*-verilator\]",
+    r"^tb/mm_ws_ring/.*\[(?!P12-w17-r3-t1-d4-)[^\]]*-verilator\]",
+    # CRT signatures on Verilator: one core in make test
+    r"^tests/test_rsa\.py::test_crt_sign_on_verilator\[(?!scs_new_ct\])",
+    # the upper width bound on Icarus (Verilator checks it in make test)
+    r"^tests/test_lint\.py::test_illegal_width_icarus\[[^\]]*-w8193\]",
+)]
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if any(p.search(item.nodeid) for p in FULL):
+            item.add_marker(pytest.mark.full)
