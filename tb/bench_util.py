@@ -52,6 +52,29 @@ def run_bench(core_name: str, sim: str, width: int, params: dict[str, int], test
     )
 
 
+def core_bench(test_file: str, *core_names: str, props: bool = False):
+    """A core bench's pytest test (bind it as ``test_<module>``): the cocotb
+    tests of ``test_file`` on each core of ``core_names`` over its
+    :func:`grid`, through :func:`run_bench` (``props`` as there).  With more
+    than one core, the test takes the core too and its ids begin with the
+    core's name."""
+    if len(core_names) == 1:
+        (name,) = core_names
+
+        @pytest.mark.parametrize("sim,width,params", grid(name))
+        def test_one(sim, width, params):
+            run_bench(name, sim, width, params, test_file, props=props)
+
+        return test_one
+
+    @pytest.mark.parametrize("core,sim,width,params",
+                             [pytest.param(c, *p.values, id=f"{c}-{p.id}") for c in core_names for p in grid(c)])
+    def test_each(core, sim, width, params):
+        run_bench(core, sim, width, params, test_file, props=props)
+
+    return test_each
+
+
 def props_violation(core_name: str) -> str:
     """Run ``props_violation.py`` (a request that changes while held) on a
     Verilator build of the core with the port-level properties bound, at

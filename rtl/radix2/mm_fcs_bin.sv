@@ -32,19 +32,8 @@ module mm_fcs_bin #(
   parameter int CpaWidth   = 32,  // word width w of the converter: 4 .. 256
   parameter int Variant    = 1    // carry-save core: 1 (FCS-MM-1) or 2 (FCS-MM-2)
 ) (
-  input  logic             clk_i,
-  input  logic             rst_ni,
-  // request
-  input  logic             in_valid_i,
-  output logic             in_ready_o,
-  input  logic [Width:0]   a_i,         // A in [0, 2N)
-  input  logic [Width:0]   b_i,         // B in [0, 2N)
-  input  logic [Width-1:0] n_i,         // odd N, 3 <= N < 2^Width
-  // response
-  output logic             out_valid_o,
-  input  logic             out_ready_i,
-  output logic [Width:0]   s_o,         // A*B*2^-(Width+2) mod N, in [0, 2N)
-  output logic             err_o        // request rejected; s_o is 0
+  // the common core interface (docs/interface.md); s_o = A*B*2^-(Width+2) mod N, in [0, 2N)
+  `MM_CORE_PORTS
 );
 
   if (Width < 3 || Width > 8192) begin : gen_bad_width

@@ -34,19 +34,8 @@ module mm_scs1 #(
   parameter bit CheckMod   = 1,   // 1: reject an even N or N < 3
   parameter int CpaWidth   = 32   // CPA_FC word width w: 4 .. 256
 ) (
-  input  logic             clk_i,
-  input  logic             rst_ni,
-  // request
-  input  logic             in_valid_i,
-  output logic             in_ready_o,
-  input  logic [Width:0]   a_i,         // A in [0, 2N)
-  input  logic [Width:0]   b_i,         // B in [0, 2N)
-  input  logic [Width-1:0] n_i,         // odd N, 3 <= N < 2^Width
-  // response
-  output logic             out_valid_o,
-  input  logic             out_ready_i,
-  output logic [Width:0]   s_o,         // A*B*2^-(Width+2) mod N, in [0, 2N)
-  output logic             err_o        // request rejected; s_o is 0
+  // the common core interface (docs/interface.md); s_o = A*B*2^-(Width+2) mod N, in [0, 2N)
+  `MM_CORE_PORTS
 );
 
   if (Width < 3 || Width > 8192) begin : gen_bad_width
@@ -96,18 +85,7 @@ module mm_scs1 #(
   logic               conv;
   logic               unused_row;
 
-  mm_in_check #(
-    .Width     (Width),
-    .OpWidth   (Width + 1),
-    .InBound   (2),
-    .CheckRange(CheckRange),
-    .CheckMod  (CheckMod)
-  ) u_in_check (
-    .a_i  (a_i),
-    .b_i  (b_i),
-    .n_i  (n_i),
-    .err_o(req_err)
-  );
+  `MM_IN_CHECK(req_err)
 
   mm_scs_csa2 #(.Width(Width)) u_csa2 (
     .loop_i(1'b1),

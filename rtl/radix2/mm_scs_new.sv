@@ -43,19 +43,8 @@ module mm_scs_new #(
   parameter bit ConstTime  = 0    // 1: data-independent latency (no skips,
                                   //    fixed-length precompute and conversion)
 ) (
-  input  logic             clk_i,
-  input  logic             rst_ni,
-  // request
-  input  logic             in_valid_i,
-  output logic             in_ready_o,
-  input  logic [Width:0]   a_i,         // A in [0, 2N)
-  input  logic [Width:0]   b_i,         // B in [0, 2N)
-  input  logic [Width-1:0] n_i,         // odd N, 3 <= N < 2^Width
-  // response
-  output logic             out_valid_o,
-  input  logic             out_ready_i,
-  output logic [Width:0]   s_o,         // A*B*2^-(Width+2) mod N, in [0, 2N)
-  output logic             err_o        // request rejected; s_o is 0
+  // the common core interface (docs/interface.md); s_o = A*B*2^-(Width+2) mod N, in [0, 2N)
+  `MM_CORE_PORTS
 );
 
   if (Width < 3 || Width > 8192) begin : gen_bad_width
@@ -158,30 +147,7 @@ module mm_scs_new #(
   logic            accept, busy, done, unused_start;
   logic            load;  // idle (the shell's in_ready_o): the wide registers load the request
 
-  mm_req_ctrl #(
-    .Width     (Width),
-    .OpWidth   (Width + 1),
-    .InBound   (2),
-    .CheckRange(CheckRange),
-    .CheckMod  (CheckMod)
-  ) u_ctrl (
-    .clk_i      (clk_i),
-    .rst_ni     (rst_ni),
-    .in_valid_i (in_valid_i),
-    .in_ready_o (in_ready_o),
-    .a_i        (a_i),
-    .b_i        (b_i),
-    .n_i        (n_i),
-    .out_valid_o(out_valid_o),
-    .out_ready_i(out_ready_i),
-    .s_o        (s_o),
-    .err_o      (err_o),
-    .accept_o   (accept),
-    .start_o    (unused_start),
-    .busy_o     (busy),
-    .done_i     (done),
-    .res_i      (s_q[Width:0])
-  );
+  `MM_REQ_CTRL(u_ctrl, accept, unused_start, busy, done, s_q[Width:0])
 
   assign load = in_ready_o;
 

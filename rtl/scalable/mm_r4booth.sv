@@ -41,19 +41,8 @@ module mm_r4booth #(
   parameter bit CheckMod    = 1,   // 1: reject an even N or N < 3
   parameter bit ShiftLeft   = 0    // 0: right-shifting PEs, 1: left-shifting PEs
 ) (
-  input  logic             clk_i,
-  input  logic             rst_ni,
-  // request
-  input  logic             in_valid_i,
-  output logic             in_ready_o,
-  input  logic [Width:0]   a_i,         // A (X) in [0, 2N)
-  input  logic [Width:0]   b_i,         // B (Y) in [0, 2N)
-  input  logic [Width-1:0] n_i,         // odd N, 3 <= N < 2^Width
-  // response
-  output logic             out_valid_o,
-  input  logic             out_ready_i,
-  output logic [Width:0]   s_o,         // A*B*2^-(2pk-2) mod N, in [0, 2N)
-  output logic             err_o        // request rejected; s_o is 0
+  // the common core interface (docs/interface.md); s_o = A*B*2^-(2pk-2) mod N, in [0, 2N)
+  `MM_CORE_PORTS
 );
 
   if (Width < 3 || Width > 8192) begin : gen_bad_width
@@ -91,30 +80,7 @@ module mm_r4booth #(
   logic accept, start, busy, done;
   logic [Width:0] res;
 
-  mm_req_ctrl #(
-    .Width     (Width),
-    .OpWidth   (Width + 1),
-    .InBound   (2),
-    .CheckRange(CheckRange),
-    .CheckMod  (CheckMod)
-  ) u_ctrl (
-    .clk_i      (clk_i),
-    .rst_ni     (rst_ni),
-    .in_valid_i (in_valid_i),
-    .in_ready_o (in_ready_o),
-    .a_i        (a_i),
-    .b_i        (b_i),
-    .n_i        (n_i),
-    .out_valid_o(out_valid_o),
-    .out_ready_i(out_ready_i),
-    .s_o        (s_o),
-    .err_o      (err_o),
-    .accept_o   (accept),
-    .start_o    (start),
-    .busy_o     (busy),
-    .done_i     (done),
-    .res_i      (res)
-  );
+  `MM_REQ_CTRL(u_ctrl, accept, start, busy, done, res)
 
   // ------------------------------------------------- operand registers
   logic [MemBits-1:0] n_q, n_d;        // N, for M^ (pass 0) and the correction

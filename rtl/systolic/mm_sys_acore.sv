@@ -17,51 +17,51 @@
 `include "mm_macros.svh"
 
 module mm_sys_acore #(
-  parameter int Width  = 16,  // word width w: 4 .. 32
-  parameter int Words  = 4,   // words of this core: 1 .. 4 (4 unless IsLast)
-  parameter bit IsLast = 1'b0 // this core holds the array's last word
+  parameter int WordWidth = 16,   // word width w: 4 .. 32
+  parameter int Words     = 4,    // words of this core: 1 .. 4 (4 unless IsLast)
+  parameter bit IsLast    = 1'b0  // this core holds the array's last word
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
   input  logic                   clr_i,    // a new product starts (S = 0)
-  input  logic [Words*Width-1:0] b_i,      // B_(4g) .. (request port)
-  input  logic [Words*Width-1:0] n_i,      // N_(4g) .. (request port)
+  input  logic [Words*WordWidth-1:0] b_i,      // B_(4g) .. (request port)
+  input  logic [Words*WordWidth-1:0] n_i,      // N_(4g) .. (request port)
   // from the previous core (or the quotient block / zero for core 0)
   input  logic                   tok_i,    // slot 0 is handled in this cycle
-  input  logic [Width-1:0]       a_i,      // a_i
-  input  logic [Width-1:0]       q_i,      // q_i
-  input  logic [Width-1:0]       hx_i,     // multiplier-block carries of word 4g-1
-  input  logic [Width-1:0]       hy_i,
+  input  logic [WordWidth-1:0]       a_i,      // a_i
+  input  logic [WordWidth-1:0]       q_i,      // q_i
+  input  logic [WordWidth-1:0]       hx_i,     // multiplier-block carries of word 4g-1
+  input  logic [WordWidth-1:0]       hy_i,
   input  logic                   c_i,      // PE carry c_(4g-1)
-  input  logic [Words*Width-1:0] s_i,      // S_(4g) .. S_(4g+Words-1)
+  input  logic [Words*WordWidth-1:0] s_i,      // S_(4g) .. S_(4g+Words-1)
   // to the next core (registered)
   output logic                   tok_o,
-  output logic [Width-1:0]       a_o,
-  output logic [Width-1:0]       q_o,
-  output logic [Width-1:0]       hx_o,
-  output logic [Width-1:0]       hy_o,
+  output logic [WordWidth-1:0]       a_o,
+  output logic [WordWidth-1:0]       q_o,
+  output logic [WordWidth-1:0]       hx_o,
+  output logic [WordWidth-1:0]       hy_o,
   output logic                   c_o,
   // result words and operand word 0 (registered)
-  output logic [Words*Width-1:0] w_o,      // PE 4g+p's word: S_(4g+p-1)
-  output logic [Width-1:0]       top_o,    // S_(m-1) (IsLast), else 0
-  output logic [Width-1:0]       b0_o      // B_(4g)
+  output logic [Words*WordWidth-1:0] w_o,      // PE 4g+p's word: S_(4g+p-1)
+  output logic [WordWidth-1:0]       top_o,    // S_(m-1) (IsLast), else 0
+  output logic [WordWidth-1:0]       b0_o      // B_(4g)
 );
 
-  if (Width < 4 || Width > 32) begin : gen_bad_width
-    `MM_FATAL("mm_sys_acore: Width must be in [4, 32]")
+  if (WordWidth < 4 || WordWidth > 32) begin : gen_bad_width
+    `MM_FATAL("mm_sys_acore: WordWidth must be in [4, 32]")
   end
   if (Words < 1 || Words > 4 || (!IsLast && Words != 4)) begin : gen_bad_words
     `MM_FATAL("mm_sys_acore: Words must be 4, or 1 .. 4 in the last core")
   end
 
-  localparam int WW = Words * Width;
+  localparam int WW = Words * WordWidth;
 
   logic [WW-1:0]    b_q, b_d, n_q, n_d;  // the core's RAM
   logic [Words-1:0] mbt;                 // token: the multiplier block handles slot p
   logic [Words-1:0] pet_q, pet_d;        // token: PE p adds
   logic             en;
-  logic [Width-1:0] sel_b, sel_n, sel_s, cx, cy;
-  logic [Width-1:0] xl, yl, hx, hy;
+  logic [WordWidth-1:0] sel_b, sel_n, sel_s, cx, cy;
+  logic [WordWidth-1:0] xl, yl, hx, hy;
   logic [Words:0]   pc;                  // PE carries: pc[p] into PE p
 
   // Slot tokens: slot 0 from tok_i, slot p from slot p-1 one cycle earlier.
@@ -91,9 +91,9 @@ module mm_sys_acore #(
     sel_s = '0;
     for (int p = 0; p < Words; p++) begin
       if (mbt[p]) begin
-        sel_b = b_q[p*Width +: Width];
-        sel_n = n_q[p*Width +: Width];
-        sel_s = s_i[p*Width +: Width];
+        sel_b = b_q[p*WordWidth +: WordWidth];
+        sel_n = n_q[p*WordWidth +: WordWidth];
+        sel_s = s_i[p*WordWidth +: WordWidth];
       end
     end
     // Slot 0 continues the previous core's word; the others this core's.
@@ -113,7 +113,7 @@ module mm_sys_acore #(
     end
   end
 
-  mm_sys_mulblk #(.Width(Width)) u_mulblk (
+  mm_sys_mulblk #(.WordWidth(WordWidth)) u_mulblk (
     .clk_i,
     .rst_ni,
     .en_i(en),
@@ -133,7 +133,7 @@ module mm_sys_acore #(
   assign pc[0] = c_i;
   for (genvar p = 0; p < Words; p++) begin : gen_pe
     if (IsLast && p == Words - 1) begin : gen_last
-      mm_sys_mpe_last #(.Width(Width)) u_pe (
+      mm_sys_mpe_last #(.WordWidth(WordWidth)) u_pe (
         .clk_i,
         .rst_ni,
         .clr_i,
@@ -143,12 +143,12 @@ module mm_sys_acore #(
         .hx_i  (hx),
         .hy_i  (hy),
         .c_i   (pc[p]),
-        .w_o   (w_o[p*Width +: Width]),
+        .w_o   (w_o[p*WordWidth +: WordWidth]),
         .top_o (top_o)
       );
       assign pc[p+1] = 1'b0;
     end else begin : gen_mid
-      mm_sys_mpe #(.Width(Width)) u_pe (
+      mm_sys_mpe #(.WordWidth(WordWidth)) u_pe (
         .clk_i,
         .rst_ni,
         .clr_i,
@@ -156,7 +156,7 @@ module mm_sys_acore #(
         .x_i   (xl),
         .y_i   (yl),
         .c_i   (pc[p]),
-        .w_o   (w_o[p*Width +: Width]),
+        .w_o   (w_o[p*WordWidth +: WordWidth]),
         .c_o   (pc[p+1])
       );
     end
@@ -176,7 +176,7 @@ module mm_sys_acore #(
     assign unused_fwd = pc[Words];
   end else begin : gen_fwd
     logic             tok_q, tok_d;
-    logic [Width-1:0] a_q, a_d, q_q, q_d;
+    logic [WordWidth-1:0] a_q, a_d, q_q, q_d;
     always_comb begin
       tok_d = mbt[3];
       a_d   = mbt[3] ? a_i : a_q;
@@ -201,6 +201,6 @@ module mm_sys_acore #(
 
   assign hx_o = hx;
   assign hy_o = hy;
-  assign b0_o = b_q[Width-1:0];
+  assign b0_o = b_q[WordWidth-1:0];
 
 endmodule

@@ -17,56 +17,56 @@
 `include "mm_macros.svh"
 
 module mm_sys_ctrl #(
-  parameter int Width    = 16,  // word width w: 4 .. 32
-  parameter int Words    = 2,   // words per operand m: >= 1
-  parameter int Period   = 3,   // cycles between iterations: 3 .. 4
-  parameter int InvSteps = 2,   // Newton steps: 0 .. 3, enough for Width bits
-  parameter int Latency  = 8    // busy cycles of a product: >= 2
+  parameter int WordWidth = 16,  // word width w: 4 .. 32
+  parameter int Words     = 2,   // words per operand m: >= 1
+  parameter int Period    = 3,   // cycles between iterations: 3 .. 4
+  parameter int InvSteps  = 2,   // Newton steps: 0 .. 3, enough for WordWidth bits
+  parameter int Latency   = 8    // busy cycles of a product: >= 2
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
   input  logic                   start_i,  // accepting edge of a legal request
   input  logic                   busy_i,   // a product is in progress
-  input  logic [Words*Width-1:0] a_i,      // A (request port, zero-extended)
-  input  logic [Width-1:0]       n0_i,     // N_0 (request port)
-  input  logic [Width-1:0]       b0_i,     // B_0 (operand register)
-  input  logic [Width-1:0]       s0_i,     // S_0 (result register)
+  input  logic [Words*WordWidth-1:0] a_i,      // A (request port, zero-extended)
+  input  logic [WordWidth-1:0]       n0_i,     // N_0 (request port)
+  input  logic [WordWidth-1:0]       b0_i,     // B_0 (operand register)
+  input  logic [WordWidth-1:0]       s0_i,     // S_0 (result register)
   output logic                   fire_o,   // (a_o, q_o) hold iteration i: first word computes it
-  output logic [Width-1:0]       a_o,      // a_i
-  output logic [Width-1:0]       q_o,      // q_i
+  output logic [WordWidth-1:0]       a_o,      // a_i
+  output logic [WordWidth-1:0]       q_o,      // q_i
   output logic                   done_o    // this busy cycle ends the product
 );
 
-  if (Width < 4 || Width > 32) begin : gen_bad_width
-    `MM_FATAL("mm_sys_ctrl: Width must be in [4, 32]")
+  if (WordWidth < 4 || WordWidth > 32) begin : gen_bad_width
+    `MM_FATAL("mm_sys_ctrl: WordWidth must be in [4, 32]")
   end
   if (Period < 3 || Period > 4 || InvSteps < 0 || InvSteps > 3 || Words < 1 || Latency < 2)
   begin : gen_bad_param
     `MM_FATAL("mm_sys_ctrl: illegal Period, InvSteps, Words or Latency")
   end
   // 5 << InvSteps correct bits must cover the word.
-  if ((5 << InvSteps) < Width) begin : gen_bad_inv
-    `MM_FATAL("mm_sys_ctrl: InvSteps too small for Width")
+  if ((5 << InvSteps) < WordWidth) begin : gen_bad_inv
+    `MM_FATAL("mm_sys_ctrl: InvSteps too small for WordWidth")
   end
 
   localparam int CntW = $clog2(Latency + 1);
   localparam int ItW  = $clog2(Words + 1);
   localparam int PhW  = 2;  // Period <= 4
 
-  logic [Words*Width-1:0] a_q, a_d;     // A >> (w * i)
-  logic [Width-1:0]       n0_q, n0_d;
-  logic [Width-1:0]       np_q, np_d;   // N' (during the Newton steps, N'_j)
+  logic [Words*WordWidth-1:0] a_q, a_d;     // A >> (w * i)
+  logic [WordWidth-1:0]       n0_q, n0_d;
+  logic [WordWidth-1:0]       np_q, np_d;   // N' (during the Newton steps, N'_j)
   logic [1:0]             inv_q, inv_d; // Newton steps left
   logic [CntW-1:0]        cnt_q, cnt_d; // busy cycles so far
   logic [PhW-1:0]         ph_q, ph_d;   // cycle within the iteration period
   logic [ItW-1:0]         it_q, it_d;   // iterations issued
   logic                   fire_q, fire_d;
-  logic [Width-1:0]       aw_q, aw_d, q_q, q_d;
-  logic [Width-1:0]       seed, three_n;
+  logic [WordWidth-1:0]       aw_q, aw_d, q_q, q_d;
+  logic [WordWidth-1:0]       seed, three_n;
   logic                   inv;
-  logic [Width-1:0]       qx, qy, qs, qout;
+  logic [WordWidth-1:0]       qx, qy, qs, qout;
 
-  mm_sys_quot #(.Width(Width)) u_quot (
+  mm_sys_quot #(.WordWidth(WordWidth)) u_quot (
     .x_i(qx),
     .y_i(qy),
     .s_i(qs),
@@ -77,12 +77,12 @@ module mm_sys_ctrl #(
   always_comb begin
     inv     = (inv_q != 2'd0);
     // Quotient block inputs: a Newton step, or the quotient of iteration i.
-    qx      = inv ? n0_q : a_q[Width-1:0];
+    qx      = inv ? n0_q : a_q[WordWidth-1:0];
     qy      = inv ? np_q : b0_i;
-    qs      = inv ? Width'(2) : s0_i;
+    qs      = inv ? WordWidth'(2) : s0_i;
     // Seed: N (3N xor 2) = 1 mod 2^5 for odd N.
-    three_n = n0_i + {n0_i[Width-2:0], 1'b0};
-    seed    = -(three_n ^ Width'(2));
+    three_n = n0_i + {n0_i[WordWidth-2:0], 1'b0};
+    seed    = -(three_n ^ WordWidth'(2));
 
     a_d     = a_q;
     n0_d    = n0_q;
@@ -111,9 +111,9 @@ module mm_sys_ctrl #(
         ph_d = (ph_q == PhW'(Period - 1)) ? '0 : ph_q + 1'b1;
         if (ph_q == '0 && it_q != ItW'(Words)) begin
           fire_d = 1'b1;
-          aw_d   = a_q[Width-1:0];
+          aw_d   = a_q[WordWidth-1:0];
           q_d    = qout;
-          a_d    = a_q >> Width;
+          a_d    = a_q >> WordWidth;
           it_d   = it_q + 1'b1;
         end
       end
@@ -122,7 +122,7 @@ module mm_sys_ctrl #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      a_q    <= (Words * Width)'(0);  // (not '0: may exceed 8192 bits)
+      a_q    <= (Words * WordWidth)'(0);  // (not '0: may exceed 8192 bits)
       n0_q   <= '0;
       np_q   <= '0;
       inv_q  <= '0;

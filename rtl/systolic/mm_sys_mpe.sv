@@ -10,37 +10,37 @@
 `include "mm_macros.svh"
 
 module mm_sys_mpe #(
-  parameter int Width = 16  // word width w: 4 .. 32
+  parameter int WordWidth = 16  // word width w: 4 .. 32
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
   input  logic             clr_i,   // a new product starts: S = 0
   input  logic             fire_i,  // add word j in this cycle
-  input  logic [Width-1:0] x_i,     // lo(X_j)
-  input  logic [Width-1:0] y_i,     // lo(Y_j)
+  input  logic [WordWidth-1:0] x_i,     // lo(X_j)
+  input  logic [WordWidth-1:0] y_i,     // lo(Y_j)
   input  logic             c_i,     // c_(j-1)
-  output logic [Width-1:0] w_o,     // S_(j-1), registered
+  output logic [WordWidth-1:0] w_o,     // S_(j-1), registered
   output logic             c_o      // c_j, registered
 );
 
-  if (Width < 4 || Width > 32) begin : gen_bad_width
-    `MM_FATAL("mm_sys_mpe: Width must be in [4, 32]")
+  if (WordWidth < 4 || WordWidth > 32) begin : gen_bad_width
+    `MM_FATAL("mm_sys_mpe: WordWidth must be in [4, 32]")
   end
 
-  logic [Width:0]   z;
-  logic [Width-1:0] w_d, w_q;
+  logic [WordWidth:0]   z;
+  logic [WordWidth-1:0] w_d, w_q;
   logic             c_d, c_q;
 
   always_comb begin
-    z   = {1'b0, x_i} + {1'b0, y_i} + {{Width{1'b0}}, c_i};
+    z   = {1'b0, x_i} + {1'b0, y_i} + {{WordWidth{1'b0}}, c_i};
     w_d = w_q;
     c_d = c_q;
     if (clr_i) begin
       w_d = '0;
       c_d = 1'b0;
     end else if (fire_i) begin
-      w_d = z[Width-1:0];
-      c_d = z[Width];
+      w_d = z[WordWidth-1:0];
+      c_d = z[WordWidth];
     end
   end
 

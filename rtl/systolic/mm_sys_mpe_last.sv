@@ -11,39 +11,39 @@
 `include "mm_macros.svh"
 
 module mm_sys_mpe_last #(
-  parameter int Width = 16  // word width w: 4 .. 32
+  parameter int WordWidth = 16  // word width w: 4 .. 32
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
   input  logic             clr_i,   // a new product starts: S = 0
   input  logic             fire_i,  // add the last word in this cycle
-  input  logic [Width-1:0] x_i,     // lo(X_(m-1))
-  input  logic [Width-1:0] y_i,     // lo(Y_(m-1))
-  input  logic [Width-1:0] hx_i,    // hx_(m-1)
-  input  logic [Width-1:0] hy_i,    // hy_(m-1)
+  input  logic [WordWidth-1:0] x_i,     // lo(X_(m-1))
+  input  logic [WordWidth-1:0] y_i,     // lo(Y_(m-1))
+  input  logic [WordWidth-1:0] hx_i,    // hx_(m-1)
+  input  logic [WordWidth-1:0] hy_i,    // hy_(m-1)
   input  logic             c_i,     // c_(m-2)
-  output logic [Width-1:0] w_o,     // S_(m-2), registered
-  output logic [Width-1:0] top_o    // S_(m-1), registered
+  output logic [WordWidth-1:0] w_o,     // S_(m-2), registered
+  output logic [WordWidth-1:0] top_o    // S_(m-1), registered
 );
 
-  if (Width < 4 || Width > 32) begin : gen_bad_width
-    `MM_FATAL("mm_sys_mpe_last: Width must be in [4, 32]")
+  if (WordWidth < 4 || WordWidth > 32) begin : gen_bad_width
+    `MM_FATAL("mm_sys_mpe_last: WordWidth must be in [4, 32]")
   end
 
-  logic [2*Width:0]  z;
-  logic [Width-1:0]  w_d, w_q, top_d, top_q;
+  logic [2*WordWidth:0]  z;
+  logic [WordWidth-1:0]  w_d, w_q, top_d, top_q;
   logic              unused_z;
 
   always_comb begin
-    z     = {1'b0, hx_i, x_i} + {1'b0, hy_i, y_i} + {{(2 * Width){1'b0}}, c_i};
+    z     = {1'b0, hx_i, x_i} + {1'b0, hy_i, y_i} + {{(2 * WordWidth){1'b0}}, c_i};
     w_d   = w_q;
     top_d = top_q;
     if (clr_i) begin
       w_d   = '0;
       top_d = '0;
     end else if (fire_i) begin
-      w_d   = z[Width-1:0];
-      top_d = z[2*Width-1:Width];
+      w_d   = z[WordWidth-1:0];
+      top_d = z[2*WordWidth-1:WordWidth];
     end
   end
 
@@ -60,6 +60,6 @@ module mm_sys_mpe_last #(
   assign w_o   = w_q;
   assign top_o = top_q;
   // The sum is below r^2 (see above): its top bit is always zero.
-  assign unused_z = z[2*Width];
+  assign unused_z = z[2*WordWidth];
 
 endmodule

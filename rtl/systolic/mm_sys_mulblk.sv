@@ -13,43 +13,43 @@
 `include "mm_macros.svh"
 
 module mm_sys_mulblk #(
-  parameter int Width = 16  // word width w: 4 .. 32
+  parameter int WordWidth = 16  // word width w: 4 .. 32
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
   input  logic             en_i,   // a word is handled in this cycle
-  input  logic [Width-1:0] a_i,    // a_i
-  input  logic [Width-1:0] q_i,    // q_i
-  input  logic [Width-1:0] b_i,    // B_j (from the core's RAM)
-  input  logic [Width-1:0] n_i,    // N_j (from the core's RAM)
-  input  logic [Width-1:0] s_i,    // S_j (previous result)
-  input  logic [Width-1:0] hx_i,   // hx_(j-1)
-  input  logic [Width-1:0] hy_i,   // hy_(j-1)
-  output logic [Width-1:0] xl_o,   // lo(X_j), registered
-  output logic [Width-1:0] yl_o,   // lo(Y_j), registered
-  output logic [Width-1:0] hx_o,   // hx_j, registered
-  output logic [Width-1:0] hy_o    // hy_j, registered
+  input  logic [WordWidth-1:0] a_i,    // a_i
+  input  logic [WordWidth-1:0] q_i,    // q_i
+  input  logic [WordWidth-1:0] b_i,    // B_j (from the core's RAM)
+  input  logic [WordWidth-1:0] n_i,    // N_j (from the core's RAM)
+  input  logic [WordWidth-1:0] s_i,    // S_j (previous result)
+  input  logic [WordWidth-1:0] hx_i,   // hx_(j-1)
+  input  logic [WordWidth-1:0] hy_i,   // hy_(j-1)
+  output logic [WordWidth-1:0] xl_o,   // lo(X_j), registered
+  output logic [WordWidth-1:0] yl_o,   // lo(Y_j), registered
+  output logic [WordWidth-1:0] hx_o,   // hx_j, registered
+  output logic [WordWidth-1:0] hy_o    // hy_j, registered
 );
 
-  if (Width < 4 || Width > 32) begin : gen_bad_width
-    `MM_FATAL("mm_sys_mulblk: Width must be in [4, 32]")
+  if (WordWidth < 4 || WordWidth > 32) begin : gen_bad_width
+    `MM_FATAL("mm_sys_mulblk: WordWidth must be in [4, 32]")
   end
 
-  logic [2*Width-1:0] x, y;
-  logic [Width-1:0]   xl_d, xl_q, yl_d, yl_q, hx_d, hx_q, hy_d, hy_q;
+  logic [2*WordWidth-1:0] x, y;
+  logic [WordWidth-1:0]   xl_d, xl_q, yl_d, yl_q, hx_d, hx_q, hy_d, hy_q;
 
   always_comb begin
-    x    = a_i * b_i + {{Width{1'b0}}, hx_i};
-    y    = q_i * n_i + {{Width{1'b0}}, s_i} + {{Width{1'b0}}, hy_i};
+    x    = a_i * b_i + {{WordWidth{1'b0}}, hx_i};
+    y    = q_i * n_i + {{WordWidth{1'b0}}, s_i} + {{WordWidth{1'b0}}, hy_i};
     xl_d = xl_q;
     yl_d = yl_q;
     hx_d = hx_q;
     hy_d = hy_q;
     if (en_i) begin
-      xl_d = x[Width-1:0];
-      yl_d = y[Width-1:0];
-      hx_d = x[2*Width-1:Width];
-      hy_d = y[2*Width-1:Width];
+      xl_d = x[WordWidth-1:0];
+      yl_d = y[WordWidth-1:0];
+      hx_d = x[2*WordWidth-1:WordWidth];
+      hy_d = y[2*WordWidth-1:WordWidth];
     end
   end
 

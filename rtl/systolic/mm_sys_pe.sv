@@ -23,48 +23,48 @@
 `include "mm_macros.svh"
 
 module mm_sys_pe #(
-  parameter int Width  = 16,  // word width w: 4 .. 32
-  parameter bit IsLast = 0    // 1: the last PE, whose carry register is S_(m-1)
+  parameter int WordWidth = 16,  // word width w: 4 .. 32
+  parameter bit IsLast    = 0    // 1: the last PE, whose carry register is S_(m-1)
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
   input  logic             clr_i,    // a new product starts: S = 0, no iteration in flight
   // from the previous PE (or the quotient block)
   input  logic             fire_i,   // compute iteration i in this cycle
-  input  logic [Width-1:0] a_i,      // a_i
-  input  logic [Width-1:0] q_i,      // q_i
-  input  logic [Width:0]   c_i,      // c_(j-1)
+  input  logic [WordWidth-1:0] a_i,      // a_i
+  input  logic [WordWidth-1:0] q_i,      // q_i
+  input  logic [WordWidth:0]   c_i,      // c_(j-1)
   // operand words and the previous result
-  input  logic [Width-1:0] b_i,      // B_j
-  input  logic [Width-1:0] n_i,      // N_j
-  input  logic [Width-1:0] s_i,      // S_j
+  input  logic [WordWidth-1:0] b_i,      // B_j
+  input  logic [WordWidth-1:0] n_i,      // N_j
+  input  logic [WordWidth-1:0] s_i,      // S_j
   // to the next PE (registered)
   output logic             fire_o,
-  output logic [Width-1:0] a_o,
-  output logic [Width-1:0] q_o,
-  output logic [Width:0]   c_o,      // c_j
-  output logic [Width-1:0] r_o       // low word of t: S_(j-1) of the next iteration
+  output logic [WordWidth-1:0] a_o,
+  output logic [WordWidth-1:0] q_o,
+  output logic [WordWidth:0]   c_o,      // c_j
+  output logic [WordWidth-1:0] r_o       // low word of t: S_(j-1) of the next iteration
 );
 
-  if (Width < 4 || Width > 32) begin : gen_bad_width
-    `MM_FATAL("mm_sys_pe: Width must be in [4, 32]")
+  if (WordWidth < 4 || WordWidth > 32) begin : gen_bad_width
+    `MM_FATAL("mm_sys_pe: WordWidth must be in [4, 32]")
   end
 
-  logic [2*Width-1:0] ab, qn;
-  logic [2*Width:0]   t;
+  logic [2*WordWidth-1:0] ab, qn;
+  logic [2*WordWidth:0]   t;
   logic               fire_d, fire_q;
-  logic [Width-1:0]   a_d, a_q, q_d, q_q, r_d, r_q;
-  logic [Width:0]     c_d, c_q;
+  logic [WordWidth-1:0]   a_d, a_q, q_d, q_q, r_d, r_q;
+  logic [WordWidth:0]     c_d, c_q;
 
   always_comb begin
     ab     = a_i * b_i;
     qn     = q_i * n_i;
-    t      = {1'b0, ab} + {1'b0, qn} + {{(Width + 1){1'b0}}, s_i} + {{Width{1'b0}}, c_i};
+    t      = {1'b0, ab} + {1'b0, qn} + {{(WordWidth + 1){1'b0}}, s_i} + {{WordWidth{1'b0}}, c_i};
     fire_d = 1'b0;
     a_d    = a_q;
     q_d    = q_q;
     r_d    = r_q;
-    c_d    = IsLast ? c_q : t[2*Width:Width];
+    c_d    = IsLast ? c_q : t[2*WordWidth:WordWidth];
     if (clr_i) begin
       r_d = '0;
       if (IsLast) begin
@@ -74,8 +74,8 @@ module mm_sys_pe #(
       fire_d = 1'b1;
       a_d    = a_i;
       q_d    = q_i;
-      r_d    = t[Width-1:0];
-      c_d    = t[2*Width:Width];
+      r_d    = t[WordWidth-1:0];
+      c_d    = t[2*WordWidth:WordWidth];
     end
   end
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // mm_sys_quot: the quotient block of paper 004 (Fig. 5), combinational:
-//   q = ((x * y mod r) + s mod r) * z mod r,      r = 2^Width
+//   q = ((x * y mod r) + s mod r) * z mod r,      r = 2^WordWidth
 // two single-precision multiplications (only their low words) and one
 // single-precision addition.  In an iteration of Algorithm 1 (x, y, s, z) =
 // (a_i, B_0, S_0, N') gives the quotient q_i; in the Newton steps that
@@ -10,21 +10,21 @@
 `include "mm_macros.svh"
 
 module mm_sys_quot #(
-  parameter int Width = 16  // word width w: 4 .. 32
+  parameter int WordWidth = 16  // word width w: 4 .. 32
 ) (
-  input  logic [Width-1:0] x_i,
-  input  logic [Width-1:0] y_i,
-  input  logic [Width-1:0] s_i,
-  input  logic [Width-1:0] z_i,
-  output logic [Width-1:0] q_o
+  input  logic [WordWidth-1:0] x_i,
+  input  logic [WordWidth-1:0] y_i,
+  input  logic [WordWidth-1:0] s_i,
+  input  logic [WordWidth-1:0] z_i,
+  output logic [WordWidth-1:0] q_o
 );
 
-  if (Width < 4 || Width > 32) begin : gen_bad_width
-    `MM_FATAL("mm_sys_quot: Width must be in [4, 32]")
+  if (WordWidth < 4 || WordWidth > 32) begin : gen_bad_width
+    `MM_FATAL("mm_sys_quot: WordWidth must be in [4, 32]")
   end
 
   // Every operation keeps only the low word: W-bit results.
-  logic [Width-1:0] xy, u;
+  logic [WordWidth-1:0] xy, u;
 
   always_comb begin
     xy  = x_i * y_i;

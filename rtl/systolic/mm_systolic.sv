@@ -40,19 +40,8 @@ module mm_systolic #(
   parameter int WordWidth   = 16,  // word width w (radix 2^w): 4 .. 32
   parameter bit Multiplexed = 0    // 0: systolic array, 1: multiplexed systolic array
 ) (
-  input  logic             clk_i,
-  input  logic             rst_ni,
-  // request
-  input  logic             in_valid_i,
-  output logic             in_ready_o,
-  input  logic [Width:0]   a_i,         // A in [0, 2N)
-  input  logic [Width:0]   b_i,         // B in [0, 2N)
-  input  logic [Width-1:0] n_i,         // odd N, 3 <= N < 2^Width
-  // response
-  output logic             out_valid_o,
-  input  logic             out_ready_i,
-  output logic [Width:0]   s_o,         // A*B*R^-1 mod N, in [0, 2N)
-  output logic             err_o        // request rejected; s_o is 0
+  // the common core interface (docs/interface.md); s_o = A*B*R^-1 mod N, in [0, 2N)
+  `MM_CORE_PORTS
 );
 
   if (Width < 3 || Width > 8192) begin : gen_bad_width
@@ -79,30 +68,7 @@ module mm_systolic #(
   logic [W-1:0]   b0;       // B_0, from the array's operand store
   logic [MW-1:0]  s_words;  // S_0 .. S_(m-1)
 
-  mm_req_ctrl #(
-    .Width     (Width),
-    .OpWidth   (Width + 1),
-    .InBound   (2),
-    .CheckRange(CheckRange),
-    .CheckMod  (CheckMod)
-  ) u_req (
-    .clk_i,
-    .rst_ni,
-    .in_valid_i,
-    .in_ready_o,
-    .a_i,
-    .b_i,
-    .n_i,
-    .out_valid_o,
-    .out_ready_i,
-    .s_o,
-    .err_o,
-    .accept_o(accept),
-    .start_o (start),
-    .busy_o  (busy),
-    .done_i  (done),
-    .res_i   (res)
-  );
+  `MM_REQ_CTRL(u_req, accept, start, busy, done, res)
 
   // MW >= k+2 > k+1: the operands fit, zero-extended.
   always_comb begin
@@ -113,11 +79,11 @@ module mm_systolic #(
   end
 
   mm_sys_ctrl #(
-    .Width   (W),
-    .Words   (M),
-    .Period  (Period),
-    .InvSteps(InvSteps),
-    .Latency (Latency)
+    .WordWidth(W),
+    .Words    (M),
+    .Period   (Period),
+    .InvSteps (InvSteps),
+    .Latency  (Latency)
   ) u_ctrl (
     .clk_i,
     .rst_ni,
@@ -180,7 +146,7 @@ module mm_systolic #(
       end
       assign pe_s[j*W +: W] = s_words[j*W +: W];
 
-      mm_sys_pe #(.Width(W), .IsLast(j == M - 1)) u_pe (
+      mm_sys_pe #(.WordWidth(W), .IsLast(j == M - 1)) u_pe (
         .clk_i,
         .rst_ni,
         .clr_i (start),
@@ -228,9 +194,9 @@ module mm_systolic #(
       localparam int Lo = 4 * g;
       localparam int Nw = (M - Lo < 4) ? M - Lo : 4;
       mm_sys_acore #(
-        .Width (W),
-        .Words (Nw),
-        .IsLast(g == G - 1)
+        .WordWidth(W),
+        .Words    (Nw),
+        .IsLast   (g == G - 1)
       ) u_core (
         .clk_i,
         .rst_ni,

@@ -23,18 +23,13 @@ if os.environ.get("MONTMUL_IN_SIM"):
     from montmul.flows.sim.suite import *
 else:
     import pytest
-    from bench_util import SIMS, grid, run_bench
+    from bench_util import SIMS, core_bench
 
     from montmul import cores
     from montmul.flows.sim import runner
 
-    @pytest.mark.parametrize("sim,width,params", grid(CORE))
-    def test_mm_dsp_redundant(sim, width, params):
-        run_bench(CORE, sim, width, params, __file__)
-
-    @pytest.mark.parametrize("sim,width,params", grid("dsp_redundant_ecp5"))
-    def test_mm_dsp_redundant_ecp5(sim, width, params):
-        run_bench("dsp_redundant_ecp5", sim, width, params, __file__)
+    test_mm_dsp_redundant = core_bench(__file__, CORE)
+    test_mm_dsp_redundant_ecp5 = core_bench(__file__, "dsp_redundant_ecp5")
 
     # Default: Icarus at 16 bits with Interleave 1, 2, 3, Verilator at 256
     # bits with 2 and 3 (the suite covers Interleave = 1 there), to keep the

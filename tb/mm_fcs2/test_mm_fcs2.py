@@ -1,21 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Bench of mm_fcs2, the carry-save FCS-MM-2 core (not on the common interface;
-its binary wrapper runs the common suite): the carry-save suite
-(montmul.flows.sim.cs_suite) at every test width on Icarus and Verilator, both
-result words and the latency of every multiplication against the model."""
+"""Bench of mm_fcs2, the carry-save FCS-MM-2 core: the same bench as
+tb/mm_fcs1 (see there; the carry-save suite montmul.flows.sim.cs_suite)."""
 from __future__ import annotations
 
 import os
-
-CORE = "fcs2"
 
 if os.environ.get("MONTMUL_IN_SIM"):
     # Inside the simulator: the cocotb tests.
     from montmul.flows.sim.cs_suite import *
 else:
-    import pytest
-    from bench_util import grid, run_bench
+    from bench_util import core_bench
 
-    @pytest.mark.parametrize("sim,width,params", grid(CORE))
-    def test_mm_fcs2(sim, width, params):
-        run_bench(CORE, sim, width, params, __file__)
+    test_mm_fcs2 = core_bench(__file__, "fcs2")

@@ -8,22 +8,10 @@ from __future__ import annotations
 
 import os
 
-CORES = ("fcs1_bin", "fcs2_bin")
-
 if os.environ.get("MONTMUL_IN_SIM"):
     # Inside the simulator: the cocotb tests.
     from montmul.flows.sim.suite import *
 else:
-    import pytest
-    from bench_util import grid, run_bench
+    from bench_util import core_bench
 
-    @pytest.mark.parametrize(
-        "core,sim,width,params",
-        [
-            pytest.param(core, *p.values, id=f"{core}-{p.id}")
-            for core in CORES
-            for p in grid(core)
-        ],
-    )
-    def test_mm_fcs_bin(core, sim, width, params):
-        run_bench(core, sim, width, params, __file__)
+    test_mm_fcs_bin = core_bench(__file__, "fcs1_bin", "fcs2_bin")

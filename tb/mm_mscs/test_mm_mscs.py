@@ -5,15 +5,10 @@ from __future__ import annotations
 
 import os
 
-CORE = "mscs"
-
 if os.environ.get("MONTMUL_IN_SIM"):
     # Inside the simulator: the cocotb tests.
     from montmul.flows.sim.suite import *
 else:
-    import pytest
-    from bench_util import grid, run_bench
+    from bench_util import core_bench
 
-    @pytest.mark.parametrize("sim,width,params", grid(CORE))
-    def test_mm_mscs(sim, width, params):
-        run_bench(CORE, sim, width, params, __file__)
+    test_mm_mscs = core_bench(__file__, "mscs")

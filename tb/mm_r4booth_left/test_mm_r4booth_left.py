@@ -1,24 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Bench of mm_r4booth_left: the shared core suite (montmul.flows.sim.suite) at the
-registry's test widths and parameter sets (Case I, Case II and both; moduli of
-every length below Width) on Icarus and Verilator, each result and latency
-against the model; on Verilator with the port-level properties of
-rtl/formal/mm_core_props.sv bound and checked as assertions."""
+"""Bench of r4booth_left (mm_r4booth, ShiftLeft = 1, left-shifting PEs):
+the same bench as tb/mm_r4booth_right (see there) on the left-shifting
+configuration, at its own registry test widths and parameter sets."""
 from __future__ import annotations
 
 import os
-
-CORE = "r4booth_left"
 
 if os.environ.get("MONTMUL_IN_SIM"):
     # Inside the simulator: the cocotb tests.
     from montmul.flows.sim.suite import *
 else:
-    import pytest
-    from bench_util import grid, props_live, run_bench
+    from bench_util import core_bench, props_live
 
-    @pytest.mark.parametrize("sim,width,params", grid(CORE))
-    def test_mm_r4booth_left(sim, width, params):
-        run_bench(CORE, sim, width, params, __file__, props=True)
-
-    test_mm_r4booth_left_props_live = props_live(CORE)
+    test_mm_r4booth_left = core_bench(__file__, "r4booth_left", props=True)
+    test_mm_r4booth_left_props_live = props_live("r4booth_left")

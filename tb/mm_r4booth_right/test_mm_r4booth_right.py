@@ -8,17 +8,11 @@ from __future__ import annotations
 
 import os
 
-CORE = "r4booth_right"
-
 if os.environ.get("MONTMUL_IN_SIM"):
     # Inside the simulator: the cocotb tests.
     from montmul.flows.sim.suite import *
 else:
-    import pytest
-    from bench_util import grid, props_live, run_bench
+    from bench_util import core_bench, props_live
 
-    @pytest.mark.parametrize("sim,width,params", grid(CORE))
-    def test_mm_r4booth_right(sim, width, params):
-        run_bench(CORE, sim, width, params, __file__, props=True)
-
-    test_mm_r4booth_right_props_live = props_live(CORE)
+    test_mm_r4booth_right = core_bench(__file__, "r4booth_right", props=True)
+    test_mm_r4booth_right_props_live = props_live("r4booth_right")

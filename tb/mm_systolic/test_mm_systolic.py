@@ -8,17 +8,11 @@ from __future__ import annotations
 
 import os
 
-CORE = "systolic"
-
 if os.environ.get("MONTMUL_IN_SIM"):
     # Inside the simulator: the cocotb tests.
     from montmul.flows.sim.suite import *
 else:
-    import pytest
-    from bench_util import grid, props_live, run_bench
+    from bench_util import core_bench, props_live
 
-    @pytest.mark.parametrize("sim,width,params", grid(CORE))
-    def test_mm_systolic(sim, width, params):
-        run_bench(CORE, sim, width, params, __file__, props=True)
-
-    test_mm_systolic_props_live = props_live(CORE)
+    test_mm_systolic = core_bench(__file__, "systolic", props=True)
+    test_mm_systolic_props_live = props_live("systolic")

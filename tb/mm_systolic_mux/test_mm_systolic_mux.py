@@ -1,24 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Bench of systolic_mux (mm_systolic, Multiplexed = 1): the shared core suite
-(montmul.flows.sim.suite) at the registry's test widths and WordWidth sets on
-Icarus and Verilator, each result and latency against the model; on
-Verilator with the port-level properties of rtl/formal/mm_core_props.sv
-bound and checked as assertions."""
+"""Bench of systolic_mux (mm_systolic, Multiplexed = 1): the same bench as
+tb/mm_systolic (see there) on the multiplexed array, at its own registry test
+widths and WordWidth sets."""
 from __future__ import annotations
 
 import os
-
-CORE = "systolic_mux"
 
 if os.environ.get("MONTMUL_IN_SIM"):
     # Inside the simulator: the cocotb tests.
     from montmul.flows.sim.suite import *
 else:
-    import pytest
-    from bench_util import grid, props_live, run_bench
+    from bench_util import core_bench, props_live
 
-    @pytest.mark.parametrize("sim,width,params", grid(CORE))
-    def test_mm_systolic_mux(sim, width, params):
-        run_bench(CORE, sim, width, params, __file__, props=True)
-
-    test_mm_systolic_mux_props_live = props_live(CORE)
+    test_mm_systolic_mux = core_bench(__file__, "systolic_mux", props=True)
+    test_mm_systolic_mux_props_live = props_live("systolic_mux")

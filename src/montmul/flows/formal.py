@@ -347,6 +347,18 @@ def _modexp_check(width: int, inner: str) -> str:
 """
 
 
+def _dut(module: str, k: int, inputs: str, **outputs: str) -> str:
+    """The engine instance ``u_dut`` of a formal top: Width ``k``, the
+    handshake ports (in_ready_o, out_valid_o and err_o to in_ready, out_valid
+    and err), the request ports ``inputs`` (space-separated) on the top's
+    ports of the same name, the result ports ``outputs`` (port=signal)."""
+    conns = [("clk_i", "clk_i"), ("rst_ni", "rst_ni"), ("in_valid_i", "in_valid_i"), ("in_ready_o", "in_ready"),
+             *((p, p) for p in inputs.split()), ("out_valid_o", "out_valid"), ("out_ready_i", "out_ready_i"),
+             *outputs.items(), ("err_o", "err")]
+    body = ",\n".join(f"    .{p:<11}({v})" for p, v in conns)
+    return f"  {module} #(\n    .Width({k})\n  ) u_dut (\n{body}\n  );"
+
+
 def modexp_top(width: int, inner: str, functional: bool = False) -> str:
     """SystemVerilog text of the formal top around ``mm_modexp`` (on the
     generated ``mm_modexp_core`` wrapper of core ``inner``)."""
@@ -379,24 +391,7 @@ module {TOP} (
   logic [{req_w - 1}:0]  head_req;
   logic [3:0]       outstanding;
 
-  mm_modexp #(
-    .Width({k})
-  ) u_dut (
-    .clk_i      (clk_i),
-    .rst_ni     (rst_ni),
-    .in_valid_i (in_valid_i),
-    .in_ready_o (in_ready),
-    .base_i     (base_i),
-    .exp_i      (exp_i),
-    .exp_len_i  (exp_len_i),
-    .n_i        (n_i),
-    .r2_i       (r2_i),
-    .ladder_i   (ladder_i),
-    .out_valid_o(out_valid),
-    .out_ready_i(out_ready_i),
-    .result_o   (result),
-    .err_o      (err)
-  );
+{_dut("mm_modexp", k, "base_i exp_i exp_len_i n_i r2_i ladder_i", result_o="result")}
 
 {_props(req_w, k, 1, bound, "{base_i, exp_i, exp_len_i, n_i, r2_i, ladder_i}", "result")}
 {func}
@@ -439,30 +434,7 @@ module {TOP} (
   logic [{req_w - 1}:0]  head_req;
   logic [3:0]         outstanding;
 
-  mm_modexp_crt #(
-    .Width({k})
-  ) u_dut (
-    .clk_i      (clk_i),
-    .rst_ni     (rst_ni),
-    .in_valid_i (in_valid_i),
-    .in_ready_o (in_ready),
-    .c_i        (c_i),
-    .p_i        (p_i),
-    .q_i        (q_i),
-    .dp_i       (dp_i),
-    .dq_i       (dq_i),
-    .dp_len_i   (dp_len_i),
-    .dq_len_i   (dq_len_i),
-    .r2p_i      (r2p_i),
-    .r2q_i      (r2q_i),
-    .qinvr_i    (qinvr_i),
-    .ladder_i   (ladder_i),
-    .out_valid_o(out_valid),
-    .out_ready_i(out_ready_i),
-    .mq_o       (mq),
-    .h_o        (h),
-    .err_o      (err)
-  );
+{_dut("mm_modexp_crt", k, "c_i p_i q_i dp_i dq_i dp_len_i dq_len_i r2p_i r2q_i qinvr_i ladder_i", mq_o="mq", h_o="h")}
 
 {_props(req_w, 2 * k, 1, 0, "{c_i, p_i, q_i, dp_i, dq_i, dp_len_i, dq_len_i, r2p_i, r2q_i, qinvr_i, ladder_i}",
         "{mq, h}")}

@@ -3,14 +3,19 @@
 
     python -m montmul.flows.fusesoc [--check]
 
-writes ``montmul.core`` (CAPI2, VLNV ``montmul:montmul:cores``) and, per
-registered core, the engine wrapper ``fusesoc/wrappers/<core>/mm_modexp_core.sv``
-(:func:`montmul.design.core_wrapper`).  ``--check`` fails if either differs
-from what the registry implies (tests/test_fusesoc.py runs it).
+writes ``montmul.core`` (CAPI2, VLNV ``montmul:montmul:cores``).  ``--check``
+fails if it differs from what the registry implies (tests/test_fusesoc.py runs
+it).
 
-One core file holds every core, a target per core (the engine and the bus
-wrapper need a core's generated wrapper, which one file keeps beside the
-core's files without cross-file dependencies):
+A core's engine wrapper ``mm_modexp_core`` (:func:`montmul.design.core_wrapper`)
+is not tracked: the core file registers a FuseSoC generator,
+``fusesoc/core_wrapper_gen.py`` (:func:`generate`), and each target that needs
+a wrapper runs it at build time (``generate: [wrapper_<core>]``), writing the
+wrapper into FuseSoC's build folder.  The generator runs under the ``python3``
+on PATH, which must import montmul (the environment montmul and fusesoc are
+installed in).
+
+One core file holds every core, a target per core:
 
 * ``lint_<core>``: Verilator ``--lint-only -Wall`` of the core with the lint
   waivers (``lint/verilator.vlt``, a ``vlt`` fileset), at ``Width`` 64 by
@@ -35,6 +40,10 @@ from ..engine import engine_model, r2_mod
 
 CORE_FILE = "montmul.core"
 VLNV = "montmul:montmul:cores:0.1.0"
+#: The generator script (relative to the checkout), run by FuseSoC at build time.
+GENERATOR = "fusesoc/core_wrapper_gen.py"
+#: Where the wrappers were tracked before they were generated at build time;
+#: anything left there is reported stale.
 WRAPPERS = "fusesoc/wrappers"
 SMOKE_TB = "tb/smoke/mm_modexp_smoke_tb.sv"
 HEADER = "rtl/common/mm_macros.svh"
@@ -55,10 +64,6 @@ def _fileset(files, file_type: str = "systemVerilogSource", header: bool = True)
 def _q(text: str) -> str:
     """A YAML scalar (a JSON string is one)."""
     return json.dumps(text)
-
-
-def _wrapper_path(name: str) -> str:
-    return f"{WRAPPERS}/{name}/{CORE_WRAPPER}.sv"
 
 
 def _smoke(name: str) -> dict[str, int]:
@@ -94,7 +99,6 @@ def core_file() -> str:
     ]
     for c in cores.CORES.values():
         lines += [f"  rtl_{c.name}:", *_fileset(f"rtl/{f}" for f in c.rtl)]
-        lines += [f"  wrapper_{c.name}:", *_fileset([_wrapper_path(c.name)], header=False)]
     lines += ["  modexp:", *_fileset(f"rtl/{f}" for f in KINDS["modexp"][1])]
     lines += ["  modexp_crt:", *_fileset(f"rtl/{f}" for f in KINDS["crt"][1])]
     lines += ["  modexp_default_core:", *_fileset([f"rtl/modexp/{CORE_WRAPPER}.sv"], header=False)]
@@ -112,6 +116,14 @@ def core_file() -> str:
         "Ladder": "smoke test: 1 Montgomery ladder, 0 square-and-multiply",
         "Expect": "smoke test: expected result (from the model)", "Cycles": "smoke test: expected latency (from the model)",
     }
+    lines += ["", "generators:", "  mm_core_wrapper:",
+              "    interpreter: python3",
+              f"    command: {GENERATOR}",
+              "    description: " + _q(f"the engine wrapper {CORE_WRAPPER} of a registered core "
+                                  "(montmul.design.core_wrapper); parameters: core (its registry name)"),
+              "", "generate:"]
+    for c in cores.CORES.values():
+        lines += [f"  wrapper_{c.name}:", "    generator: mm_core_wrapper", f"    parameters: {{core: {c.name}}}"]
     lines += ["", "parameters:"]
     for k, doc in {**params, **smoke_doc}.items():
         lines += [f"  {k}:", "    datatype: int", f"    description: {_q(doc)}", "    paramtype: vlogparam"]
@@ -138,7 +150,8 @@ def core_file() -> str:
             f"  sim_{c.name}:",
             "    description: " + _q(f"Icarus smoke test of {c.name} inside mm_modexp "
                                 "(self-checking: result and latency from the model)"),
-            f"    filesets: [rtl_{c.name}, wrapper_{c.name}, modexp, smoke_tb]",
+            f"    filesets: [rtl_{c.name}, modexp, smoke_tb]",
+            f"    generate: [wrapper_{c.name}]",
             "    default_tool: icarus",
             "    toplevel: mm_modexp_smoke_tb",
             f"    parameters: [{', '.join(f'{k}={v}' for k, v in sm.items())}]",
@@ -175,21 +188,49 @@ def core_file() -> str:
 
 def outputs() -> dict[str, str]:
     """Every generated file: path relative to the checkout -> text."""
-    out = {CORE_FILE: core_file()}
-    for c in cores.CORES.values():
-        out[_wrapper_path(c.name)] = core_wrapper(c.name)
-    return out
+    return {CORE_FILE: core_file()}
 
 
 def stale(root: Path) -> list[str]:
-    """Generated files missing or different under ``root``, and wrapper
-    folders of cores no longer registered."""
+    """Generated files missing or different under ``root``, and anything left
+    in the folder the wrappers were once tracked in (FuseSoC now generates
+    them at build time)."""
     bad = [rel for rel, text in outputs().items()
            if not (root / rel).is_file() or (root / rel).read_text() != text]
     wdir = root / WRAPPERS
     if wdir.is_dir():
-        bad += [str(p.relative_to(root)) for p in sorted(wdir.iterdir()) if p.name not in cores.CORES]
+        bad += [str(p.relative_to(root)) for p in sorted(wdir.iterdir())]
     return bad
+
+
+def generate(argv: list[str]) -> int:
+    """The FuseSoC generator (GAPI 1.0) behind ``fusesoc/core_wrapper_gen.py``:
+    reads the input file FuseSoC names, writes the wrapper of the core named
+    by its ``core`` parameter and a core file listing it into the current
+    folder (FuseSoC's generator folder)."""
+    import yaml  # fusesoc's own dependency: present wherever the generator runs
+
+    if len(argv) != 1:
+        print("usage: core_wrapper_gen.py INPUT.yml (run by FuseSoC)", file=sys.stderr)
+        return 2
+    gin = yaml.safe_load(Path(argv[0]).read_text())
+    name = (gin.get("parameters") or {}).get("core")
+    if name not in cores.CORES:
+        print(f"mm_core_wrapper: parameter core must name a registered core ({', '.join(cores.CORES)}), "
+              f"not {name!r}", file=sys.stderr)
+        return 1
+    Path(f"{CORE_WRAPPER}.sv").write_text(core_wrapper(name))
+    Path(f"wrapper_{name}.core").write_text("\n".join([
+        "CAPI=2:",
+        f"name: {gin['vlnv']}",
+        "filesets:",
+        "  rtl:",
+        *_fileset([f"{CORE_WRAPPER}.sv"], header=False),
+        "targets:",
+        "  default:",
+        "    filesets: [rtl]",
+    ]) + "\n")
+    return 0
 
 
 def write(root: Path) -> list[str]:
@@ -205,7 +246,7 @@ def write(root: Path) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m montmul.flows.fusesoc", description="write montmul.core from the registry")
-    ap.add_argument("--check", action="store_true", help="fail if montmul.core or a wrapper is out of date")
+    ap.add_argument("--check", action="store_true", help="fail if montmul.core is out of date")
     args = ap.parse_args(argv)
     root = resources.source_root()
     if root is None:

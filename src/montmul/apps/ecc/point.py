@@ -75,6 +75,17 @@ class Arith:
             out_q.append(v ^ t)
         return tuple(out_p), tuple(out_q)  # type: ignore[return-value]
 
+    def _products(self, P: Point, Q: Point) -> tuple[int, int, int, int]:
+        """The first steps of both complete additions (Algorithms 1 and 4, in
+        their order): X1*X2, Y1*Y2, Z1*Z2 and X1*Y2 + X2*Y1."""
+        mul, add, sub = self.F.mul, self.F.add, self.F.sub
+        (X1, Y1, Z1), (X2, Y2, Z2) = P, Q
+        t0 = mul(X1, X2)
+        t1 = mul(Y1, Y2)
+        t2 = mul(Z1, Z2)
+        t3 = sub(mul(add(X1, Y1), add(X2, Y2)), add(t0, t1))
+        return t0, t1, t2, t3
+
     # -- Renes-Costello-Batina 2016, general a ---------------------------------
     def _add_a(self, P: Point, Q: Point) -> Point:
         """Algorithm 1: complete addition, any a."""
@@ -83,12 +94,7 @@ class Arith:
         a, b3 = self.a, self.b3
         X1, Y1, Z1 = P
         X2, Y2, Z2 = Q
-        t0 = mul(X1, X2)
-        t1 = mul(Y1, Y2)
-        t2 = mul(Z1, Z2)
-        t3 = mul(add(X1, Y1), add(X2, Y2))
-        t4 = add(t0, t1)
-        t3 = sub(t3, t4)
+        t0, t1, t2, t3 = self._products(P, Q)
         t4 = mul(add(X1, Z1), add(X2, Z2))
         t5 = add(t0, t2)
         t4 = sub(t4, t5)
@@ -165,12 +171,7 @@ class Arith:
         b = self.b
         X1, Y1, Z1 = P
         X2, Y2, Z2 = Q
-        t0 = mul(X1, X2)
-        t1 = mul(Y1, Y2)
-        t2 = mul(Z1, Z2)
-        t3 = mul(add(X1, Y1), add(X2, Y2))
-        t4 = add(t0, t1)
-        t3 = sub(t3, t4)
+        t0, t1, t2, t3 = self._products(P, Q)
         t4 = mul(add(Y1, Z1), add(Y2, Z2))
         X3 = add(t1, t2)
         t4 = sub(t4, X3)
