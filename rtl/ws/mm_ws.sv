@@ -32,20 +32,9 @@ module mm_ws #(
   // derived, not to be set
   localparam int E1     = WordWidth * (QuotDelay + 1),                  // E' = w(d+1)
   localparam int MWords = (Width + E1 + 2 + WordWidth - 1) / WordWidth,  // m
-  localparam int MWidth = $clog2(MWords + 1),
-  localparam int OpW    = Width + 1
+  localparam int MWidth = $clog2(MWords + 1)
 ) (
-  input  logic             clk_i,
-  input  logic             rst_ni,
-  input  logic             in_valid_i,
-  output logic             in_ready_o,
-  input  logic [Width:0]   a_i,
-  input  logic [Width:0]   b_i,
-  input  logic [Width-1:0] n_i,
-  output logic             out_valid_o,
-  input  logic             out_ready_i,
-  output logic [Width:0]   s_o,
-  output logic             err_o
+  `MM_CORE_PORTS
 );
 
   localparam int W = WordWidth;
@@ -58,14 +47,7 @@ module mm_ws #(
   logic accept, start, busy, done;
   logic [Width:0] res;
 
-  mm_req_ctrl #(
-    .Width(Width), .OpWidth(OpW), .InBound(2), .CheckRange(CheckRange), .CheckMod(CheckMod),
-    .ResWidth(OpW)
-  ) u_shell (
-    .clk_i, .rst_ni, .in_valid_i, .in_ready_o, .a_i, .b_i, .n_i, .out_valid_o, .out_ready_i,
-    .s_o, .err_o,
-    .accept_o(accept), .start_o(start), .busy_o(busy), .done_i(done), .res_i(res)
-  );
+  `MM_REQ_CTRL(u_shell, accept, start, busy, done, res)
 
   // ---- operand registers
   logic [Width-1:0] n_q;
