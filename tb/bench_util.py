@@ -132,3 +132,37 @@ def yosys_equiv(name: str, rtl: list[Path], top: str, params: dict[str, int], ot
                        capture_output=True, text=True, timeout=600)
     log = (bdir / "equiv.log").read_text() if (bdir / "equiv.log").is_file() else r.stdout + r.stderr
     return r.returncode, log, bdir
+
+
+def unit_bench(test_file: str, top: str, sources: list[str], params: dict[str, int], sim: str, *,
+               opt: bool = True, build_args: tuple[str, ...] = ()) -> None:
+    """Build ``top`` from ``sources`` (paths under rtl/) with ``params`` and
+    run the bench module ``test_file`` on it: the benches of units that are
+    not registered cores (rtl/ws).  The bench sees ``WS_PARAMS`` (the
+    parameters as JSON) and ``MONTMUL_IN_SIM``.  Verilator builds as
+    :mod:`montmul.flows.sim.runner` builds the cores, its C++ at -O2 with
+    ``opt``, unoptimised without (for benches of a few thousand cycles,
+    whose cost is the compile); ``build_args`` are added."""
+    import json
+
+    from cocotb_tools.runner import get_runner
+
+    from montmul import resources
+
+    resources.setup_tool_env()
+    here = Path(test_file).resolve()
+    rtl = resources.rtl_dir()
+    bdir = resources.build_root() / "sim" / sim / (top + "_" + "_".join(f"{k}{v}" for k, v in params.items()))
+    args: list[str] = []
+    if sim == "verilator":
+        args = ["-Wno-fatal", "-Werror-USERFATAL", *(("-O3",) if opt else ()), "--x-assign", "fast",
+                "--x-initial", "fast", *build_args]
+        os.environ["MAKEFLAGS"] = "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=" + ("-O2" if opt else "-O0")
+    run = get_runner(sim)
+    run.build(sources=[str(rtl / s) for s in sources], hdl_toplevel=top, includes=[str(rtl / "common")],
+              parameters=params, build_dir=str(bdir), build_args=args, timescale=("1ns", "1ps"),
+              log_file=str(bdir / "build.log"))
+    run.test(hdl_toplevel=top, test_module=here.stem, test_dir=str(here.parent), build_dir=str(bdir),
+             extra_env={"MONTMUL_IN_SIM": "1", "WS_PARAMS": json.dumps(params),
+                        "PYTHONPATH": os.pathsep.join([str(here.parent), resources.python_path()])},
+             log_file=str(bdir / "test.log"), results_xml=str(bdir / "results.xml"))

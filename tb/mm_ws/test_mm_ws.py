@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import random
-from pathlib import Path
 
 #: (simulator, Width, NumPe, WordWidth, QuotDelay)
 CASES = [("icarus", 8, 8, 8, 4), ("icarus", 64, 12, 16, 4), ("verilator", 64, 12, 16, 4)]
@@ -91,29 +90,12 @@ if os.environ.get("MONTMUL_IN_SIM"):
 else:
     import pytest
 
-    from montmul import resources
-
     @pytest.mark.parametrize("sim,k,p,w,d", CASES, ids=[f"{c[0]}-w{c[1]}-P{c[2]}-ww{c[3]}-d{c[4]}" for c in CASES])
     def test_mm_ws(sim, k, p, w, d):
-        from cocotb_tools.runner import get_runner
+        from bench_util import unit_bench
 
-        resources.setup_tool_env()
-        here = Path(__file__).resolve()
-        rtl = resources.rtl_dir()
-        params = {"Width": k, "NumPe": p, "WordWidth": w, "QuotDelay": d}
-        bdir = resources.build_root() / "sim" / sim / (TOP + "_" + "_".join(f"{a}{b}" for a, b in params.items()))
-        build_args = []
-        if sim == "verilator":
-            build_args = ["-Wno-fatal", "-Werror-USERFATAL", "--x-assign", "fast", "--x-initial", "fast"]
-            os.environ["MAKEFLAGS"] = "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O0"
-        files = [rtl / "common" / f for f in ("mm_seg_add.sv", "mm_in_check.sv", "mm_req_ctrl.sv", "mm_csa_row.sv", "mm_cpa_fc.sv")]
-        files += [rtl / "ws" / f for f in ("mm_ws_mul.sv", "mm_ws_pe.sv", "mm_ws_ring.sv", "mm_ws_array.sv",
-                                           "mm_ws_prep.sv", "mm_ws_redc.sv", "mm_ws.sv")]
-        runner = get_runner(sim)
-        runner.build(sources=[str(f) for f in files], hdl_toplevel=TOP, includes=[str(rtl / "common")],
-                     parameters=params, build_dir=str(bdir), build_args=build_args, timescale=("1ns", "1ps"),
-                     log_file=str(bdir / "build.log"))
-        runner.test(hdl_toplevel=TOP, test_module=here.stem, test_dir=str(here.parent), build_dir=str(bdir),
-                    extra_env={"MONTMUL_IN_SIM": "1", "WS_PARAMS": json.dumps(params),
-                               "PYTHONPATH": os.pathsep.join([str(here.parent), resources.python_path()])},
-                    log_file=str(bdir / "test.log"), results_xml=str(bdir / "results.xml"))
+        files = [f"common/{f}" for f in ("mm_seg_add.sv", "mm_in_check.sv", "mm_req_ctrl.sv", "mm_csa_row.sv",
+                                          "mm_cpa_fc.sv")]
+        files += [f"ws/{f}" for f in ("mm_ws_mul.sv", "mm_ws_pe.sv", "mm_ws_ring.sv", "mm_ws_array.sv",
+                                      "mm_ws_prep.sv", "mm_ws_redc.sv", "mm_ws.sv")]
+        unit_bench(__file__, TOP, files, {"Width": k, "NumPe": p, "WordWidth": w, "QuotDelay": d}, sim, opt=False)

@@ -36,7 +36,6 @@ from __future__ import annotations
 import json
 import os
 import random
-from pathlib import Path
 
 import pytest
 
@@ -357,37 +356,11 @@ else:
                 for c in cases for sim in c[6]]
 
     def _run(sim: str, params: dict) -> None:
-        from cocotb_tools.runner import get_runner
+        from bench_util import unit_bench
 
-        resources.setup_tool_env()
-        here = Path(__file__).resolve()
-        rtl = resources.rtl_dir()
-        bdir = resources.build_root() / "sim" / sim / ("mm_ws_array_" + "_".join(f"{k}{v}" for k, v in params.items()))
-        build_args = []
-        if sim == "verilator":  # as montmul.sim.runner builds the cores
-            build_args = ["-Wno-fatal", "-Werror-USERFATAL", "-O3", "--x-assign", "fast", "--x-initial", "fast"]
-            os.environ["MAKEFLAGS"] = "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O2"
-        runner = get_runner(sim)
-        runner.build(
-            sources=[str(rtl / "ws" / f) for f in ("mm_ws_mul.sv", "mm_ws_pe.sv", "mm_ws_ring.sv", "mm_ws_array.sv")],
-            hdl_toplevel="mm_ws_array",
-            includes=[str(rtl / "common")],
-            parameters=params,
-            build_dir=str(bdir),
-            build_args=build_args,
-            timescale=("1ns", "1ps"),
-            log_file=str(bdir / "build.log"),
-        )
-        runner.test(
-            hdl_toplevel="mm_ws_array",
-            test_module=here.stem,
-            test_dir=str(here.parent),
-            build_dir=str(bdir),
-            extra_env={"MONTMUL_IN_SIM": "1", "WS_PARAMS": json.dumps(params),
-                       "PYTHONPATH": os.pathsep.join([str(here.parent), resources.python_path()])},
-            log_file=str(bdir / "test.log"),
-            results_xml=str(bdir / "results.xml"),
-        )
+        unit_bench(__file__, "mm_ws_array",
+                   [f"ws/{f}" for f in ("mm_ws_mul.sv", "mm_ws_pe.sv", "mm_ws_ring.sv", "mm_ws_array.sv")],
+                   params, sim)
 
     #: ``make test-ws-full`` sets MONTMUL_WS_FULL=1; ``make test`` skips the larger builds.
     FULL_MARKS = (pytest.mark.ws_full,

@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import os
 import random
-from pathlib import Path
 
 #: (simulator, Width, WordWidth, QuotDelay)
 CASES = [("icarus", 3, 2, 1), ("icarus", 8, 8, 1), ("icarus", 64, 16, 2), ("verilator", 256, 17, 4)]
@@ -148,42 +147,10 @@ if os.environ.get("MONTMUL_IN_SIM"):
 else:
     import pytest
 
-    from montmul import resources
-
     @pytest.mark.parametrize("sim,k,w,d", CASES, ids=[f"{c[0]}-w{c[1]}-ww{c[2]}-d{c[3]}" for c in CASES])
     def test_mm_ws_redc(sim, k, w, d):
-        from cocotb_tools.runner import get_runner
+        from bench_util import unit_bench
 
-        resources.setup_tool_env()
-        here = Path(__file__).resolve()
-        rtl = resources.rtl_dir()
-        params = {"Width": k, "WordWidth": w, "QuotDelay": d}
-        bdir = resources.build_root() / "sim" / sim / (TOP + "_" + "_".join(f"{a}{b}" for a, b in params.items()))
-        build_args = []
-        if sim == "verilator":  # as montmul.flows.sim.runner builds the cores, but the C++
-            # unoptimised: the bench simulates a few thousand cycles, the compile is its cost
-            build_args = ["-Wno-fatal", "-Werror-USERFATAL", "--x-assign", "fast", "--x-initial", "fast",
-                          "-DMM_FORMAL", "--assert"]  # the unit's invariants, checked every cycle
-            os.environ["MAKEFLAGS"] = "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O0"
-        runner = get_runner(sim)
-        runner.build(
-            sources=[str(rtl / "common" / "mm_csa_row.sv"), str(rtl / "common" / "mm_cpa_fc.sv"),
-                     str(rtl / "ws" / f"{TOP}.sv")],
-            hdl_toplevel=TOP,
-            includes=[str(rtl / "common")],
-            parameters=params,
-            build_dir=str(bdir),
-            build_args=build_args,
-            timescale=("1ns", "1ps"),
-            log_file=str(bdir / "build.log"),
-        )
-        runner.test(
-            hdl_toplevel=TOP,
-            test_module=here.stem,
-            test_dir=str(here.parent),
-            build_dir=str(bdir),
-            extra_env={"MONTMUL_IN_SIM": "1", "WS_PARAMS": json.dumps(params),
-                       "PYTHONPATH": os.pathsep.join([str(here.parent), resources.python_path()])},
-            log_file=str(bdir / "test.log"),
-            results_xml=str(bdir / "results.xml"),
-        )
+        unit_bench(__file__, TOP, ["common/mm_csa_row.sv", "common/mm_cpa_fc.sv", f"ws/{TOP}.sv"],
+                   {"Width": k, "WordWidth": w, "QuotDelay": d}, sim, opt=False,
+                   build_args=("-DMM_FORMAL", "--assert"))  # the unit's invariants, checked every cycle

@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import os
 import random
-from pathlib import Path
 
 #: (NumPe, WordWidth, DspRegs, LoopRegs, QuotDelay, ClearMode) per run: the
 #: least legal quotient delay for each latency (so 0 or 1 stage of delay
@@ -152,8 +151,6 @@ if os.environ.get("MONTMUL_IN_SIM"):
 else:
     import pytest
 
-    from montmul import resources
-
     #: Icarus runs every case, Verilator the first (ClearMode 1; tb/mm_ws_array
     #: covers the ring, with ClearMode 0, on both simulators too).
     RUNS = [pytest.param(sim, *c, id=f"{sim}-P{c[0]}-w{c[1]}-r{c[2]}-t{c[3]}-d{c[4]}-clr{c[5]}")
@@ -161,35 +158,8 @@ else:
 
     @pytest.mark.parametrize("sim,pe,w,regs,loop,d,clr", RUNS)
     def test_mm_ws_ring(sim, pe, w, regs, loop, d, clr):
-        from cocotb_tools.runner import get_runner
+        from bench_util import unit_bench
 
-        resources.setup_tool_env()
-        here = Path(__file__).resolve()
-        rtl = resources.rtl_dir()
         params = {"NumPe": pe, "WordWidth": w, "DspRegs": regs, "LoopRegs": loop, "QuotDelay": d, "ClearMode": clr}
-        bdir = resources.build_root() / "sim" / sim / ("mm_ws_ring_" + "_".join(f"{k}{v}" for k, v in params.items()))
-        build_args = []
-        if sim == "verilator":  # as montmul.sim.runner builds the cores
-            build_args = ["-Wno-fatal", "-Werror-USERFATAL", "-O3", "--x-assign", "fast", "--x-initial", "fast"]
-            os.environ["MAKEFLAGS"] = "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O2"
-        runner = get_runner(sim)
-        runner.build(
-            sources=[str(rtl / "ws" / f) for f in ("mm_ws_mul.sv", "mm_ws_pe.sv", "mm_ws_ring.sv")],
-            hdl_toplevel="mm_ws_ring",
-            includes=[str(rtl / "common")],
-            parameters=params,
-            build_dir=str(bdir),
-            build_args=build_args,
-            timescale=("1ns", "1ps"),
-            log_file=str(bdir / "build.log"),
-        )
-        runner.test(
-            hdl_toplevel="mm_ws_ring",
-            test_module=here.stem,
-            test_dir=str(here.parent),
-            build_dir=str(bdir),
-            extra_env={"MONTMUL_IN_SIM": "1", "WS_PARAMS": json.dumps(params),
-                       "PYTHONPATH": os.pathsep.join([str(here.parent), resources.python_path()])},
-            log_file=str(bdir / "test.log"),
-            results_xml=str(bdir / "results.xml"),
-        )
+        unit_bench(__file__, "mm_ws_ring", [f"ws/{f}" for f in ("mm_ws_mul.sv", "mm_ws_pe.sv", "mm_ws_ring.sv")],
+                   params, sim)
