@@ -292,8 +292,7 @@ def sizes(ell: int, w: int, latency: int, pe: int) -> dict:
     (laps of the ring), the least quotient delay d with 2 c d >= L + 1
     (which sets m, so c and d are found together), s = m + d waves, and the
     cycles one interleaved product pair occupies the ring at least:
-    2 c (s + 1) (every wave and one clearing wave, each product in every
-    other cycle, c laps)."""
+    2 c s (every wave, each product in every other cycle, c laps)."""
     c = 1
     while True:
         d = -(-(latency + 1) // (2 * c))
@@ -302,7 +301,7 @@ def sizes(ell: int, w: int, latency: int, pe: int) -> dict:
             break
         c += 1
     s = m + d
-    return {"m": m, "V": m + 1, "c": c, "d": d, "s": s, "pair_cycles": 2 * c * (s + 1)}
+    return {"m": m, "V": m + 1, "c": c, "d": d, "s": s, "pair_cycles": 2 * c * s}
 
 
 #: Modular products per RSA-CRT half with a 4-bit fixed window on an ell-bit
