@@ -166,3 +166,17 @@ def unit_bench(test_file: str, top: str, sources: list[str], params: dict[str, i
              extra_env={"MONTMUL_IN_SIM": "1", "WS_PARAMS": json.dumps(params),
                         "PYTHONPATH": os.pathsep.join([str(here.parent), resources.python_path()])},
              log_file=str(bdir / "test.log"), results_xml=str(bdir / "results.xml"))
+
+
+def ws_directed_moduli(k: int, w: int, d: int) -> list[int]:
+    """Directed moduli for the ws benches: 3, 2^k - 1, 2^(k-1) + 1 and the
+    modulus with the largest n' = -N^-1 mod 2^(w(d+1)) (the largest scaled
+    modulus Ñ = n' N)."""
+    e1 = w * (d + 1)
+    mod = 1 << e1
+    if k > e1:
+        big = (1 << k) - mod + 1  # N = 1 mod 2^E': n' = 2^E' - 1
+    else:
+        top = range(max(3, (1 << k) - (1 << 12) + 1), 1 << k, 2)
+        big = max([*range(3, min(1 << k, 1 << 12), 2), *top], key=lambda n: -pow(n, -1, mod) % mod)
+    return sorted({3, (1 << k) - 1, (1 << (k - 1)) + 1, big})

@@ -23,22 +23,12 @@ CASES = [("icarus", 3, 2, 1), ("icarus", 8, 8, 1), ("icarus", 64, 16, 2), ("veri
 TOP = "mm_ws_prep"
 
 
-def directed_moduli(k: int, w: int, d: int) -> list[int]:
-    """3, 2^k - 1, 2^(k-1) + 1 and the modulus with the largest n'."""
-    e1 = w * (d + 1)
-    mod = 1 << e1
-    if k > e1:
-        big = (1 << k) - mod + 1  # N = 1 mod 2^E': n' = 2^E' - 1
-    else:
-        top = range(max(3, (1 << k) - (1 << 12) + 1), 1 << k, 2)
-        big = max([*range(3, min(1 << k, 1 << 12), 2), *top], key=lambda n: -pow(n, -1, mod) % mod)
-    return sorted({3, (1 << k) - 1, (1 << (k - 1)) + 1, big})
-
-
 if os.environ.get("MONTMUL_IN_SIM"):
     import cocotb
     from cocotb.clock import Clock
     from cocotb.triggers import FallingEdge, RisingEdge
+
+    from bench_util import ws_directed_moduli
 
     from montmul.models import ws_core
 
@@ -104,7 +94,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         """Directed and random moduli, the stream taken every cycle."""
         await start(dut)
         rng = random.Random(int(os.environ.get("MONTMUL_SEED", "1")))
-        mods = directed_moduli(K, W, D) + [rng.randrange(1 << (K - 1), 1 << K) | 1 for _ in range(20)]
+        mods = ws_directed_moduli(K, W, D) + [rng.randrange(1 << (K - 1), 1 << K) | 1 for _ in range(20)]
         for n in mods:
             await run(dut, n)
 
@@ -114,7 +104,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         await start(dut)
         rng = random.Random(2)
         stalls = 0
-        for n in directed_moduli(K, W, D) + [rng.randrange(3, 1 << K) | 1 for _ in range(8)]:
+        for n in ws_directed_moduli(K, W, D) + [rng.randrange(3, 1 << K) | 1 for _ in range(8)]:
             stalls += await run(dut, n, rng)
         assert stalls > 0
 

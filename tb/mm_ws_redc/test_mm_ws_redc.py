@@ -24,22 +24,12 @@ CASES = [("icarus", 3, 2, 1), ("icarus", 8, 8, 1), ("icarus", 64, 16, 2), ("veri
 TOP = "mm_ws_redc"
 
 
-def directed_moduli(k: int, w: int, d: int) -> list[int]:
-    """3, 2^k - 1, 2^(k-1) + 1 and the modulus with the largest n' (as in
-    tb/mm_ws_prep)."""
-    e1 = w * (d + 1)
-    mod = 1 << e1
-    if k > e1:
-        big = (1 << k) - mod + 1  # N = 1 mod 2^E': n' = 2^E' - 1
-    else:
-        top = range(max(3, (1 << k) - (1 << 12) + 1), 1 << k, 2)
-        big = max([*range(3, min(1 << k, 1 << 12), 2), *top], key=lambda n: -pow(n, -1, mod) % mod)
-    return sorted({3, (1 << k) - 1, (1 << (k - 1)) + 1, big})
-
 if os.environ.get("MONTMUL_IN_SIM"):
     import cocotb
     from cocotb.clock import Clock
     from cocotb.triggers import FallingEdge, RisingEdge
+
+    from bench_util import ws_directed_moduli
 
     from montmul.models import ws, ws_core
 
@@ -108,7 +98,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         U streamed every cycle, the response taken at once."""
         await start(dut)
         rng = random.Random(int(os.environ.get("MONTMUL_SEED", "1")))
-        mods = directed_moduli(K, W, D) + [rng.randrange(1 << (K - 1), 1 << K) | 1 for _ in range(4)]
+        mods = ws_directed_moduli(K, W, D) + [rng.randrange(1 << (K - 1), 1 << K) | 1 for _ in range(4)]
         for n in mods:
             for u in u_values(n, rng):
                 await run(dut, u, n)
@@ -118,7 +108,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         """Gaps in the U stream and a held response; N changes after U_0."""
         await start(dut)
         rng = random.Random(2)
-        for n in directed_moduli(K, W, D) + [rng.randrange(3, 1 << K) | 1 for _ in range(3)]:
+        for n in ws_directed_moduli(K, W, D) + [rng.randrange(3, 1 << K) | 1 for _ in range(3)]:
             for u in u_values(n, rng)[:3]:
                 await run(dut, u, n, rng)
 
