@@ -35,6 +35,7 @@ from ...flows import executor as sweep
 from ...flows import synth
 from ...models import scalable
 from . import papers
+from . import render
 
 #: Tables II and III as printed (resources; times: montmul.models.scalable.TABLE3)
 TABLE2_PAPER = papers.TABLE2_002
@@ -337,17 +338,11 @@ def main(argv: list[str] | None = None) -> int:
     sweep.add_arguments(ap)
     ap.add_argument("--cached-only", action="store_true", help="run no synthesis; report missing runs as not run")
     args = ap.parse_args(argv)
-    try:
-        with sweep.from_args(args, args.workers) as ex:
-            data = build(args.workers, cached_only=args.cached_only, executor=ex)
-    except (sweep.ClusterError, ValueError) as exc:
-        print(f"{ap.prog}: {exc}", file=sys.stderr)
-        return 4 if isinstance(exc, sweep.ClusterError) else 2
-    text = markdown(data)
-    if args.out:
-        args.out.write_text(text)
-    else:
-        print(text)
+    data, code = sweep.run_cli(ap.prog, args, args.workers,
+                               lambda ex: build(args.workers, cached_only=args.cached_only, executor=ex))
+    if code:
+        return code
+    render.emit(markdown(data), args.out)
     return 0
 
 

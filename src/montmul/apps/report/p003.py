@@ -26,6 +26,7 @@ from ...flows import executor as sweep
 from ...flows import synth
 from ...flows.synth import Job, run_many, tuning
 from .papers import FPGA_PAPERS
+from . import render
 
 INTERLEAVES = (1, 2, 3)
 XILINX = ("dsp_redundant", (256, 504))
@@ -284,17 +285,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cached", action="store_true",
                     help="use only cached synthesis results (missing jobs are reported as not run)")
     args = ap.parse_args(argv)
-    try:
-        with sweep.from_args(args, args.jobs) as ex:
-            data = build(args.jobs, run=not args.cached, executor=ex)
-    except (sweep.ClusterError, ValueError) as exc:
-        print(f"{ap.prog}: {exc}", file=sys.stderr)
-        return 4 if isinstance(exc, sweep.ClusterError) else 2
-    text = markdown(data)
-    if args.out:
-        args.out.write_text(text)
-    else:
-        sys.stdout.write(text)
+    data, code = sweep.run_cli(ap.prog, args, args.jobs, lambda ex: build(args.jobs, run=not args.cached, executor=ex))
+    if code:
+        return code
+    render.emit(markdown(data), args.out)
     return 0
 
 
