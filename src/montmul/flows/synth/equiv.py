@@ -26,7 +26,9 @@ revision).  The store's ``rekey --equiv REV`` runs it
 from __future__ import annotations
 
 import argparse
+import hashlib
 import io
+import os
 import re
 import shutil
 import subprocess
@@ -98,18 +100,21 @@ def _side(script: str, files: list[Path], incs: list[Path], top: str, hdl: dict[
 
 
 def check(rev: str, target, width: int = DEFAULT_WIDTH, params: dict[str, int] | None = None,
-          work: Path | None = None) -> Result:
+          work: Path | None = None, hdl: dict[str, int] | None = None) -> Result:
     """Prove ``target`` (a :class:`~montmul.cores.Core` or a
     :class:`~montmul.design.Design`) at ``width`` and HDL parameters
-    ``params`` equivalent to its RTL at git revision ``rev``."""
+    ``params`` (or the top's complete parameters ``hdl``) equivalent to its
+    RTL at git revision ``rev``."""
     root = resources.rtl_dir()
     params = dict(params or {})
-    hdl = target.hdl_params(width, **params)
+    hdl = dict(hdl) if hdl is not None else target.hdl_params(width, **params)
     tag = "".join(f"_{k}{v}" for k, v in sorted(params.items()))
-    work = Path(work or resources.build_root() / "equiv" / f"{target.name}_w{width}{tag}")
+    # one folder per process (two checks of the same design may run at once);
+    # kept only when the check fails, for its logs
+    work = Path(work or resources.build_root() / "equiv" / f"{target.name}_w{width}{tag}_{os.getpid()}")
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    old_root = _rev_tree(rev, work / "rev")
+    old_root = _rev_tree(resolve_rev(rev), work / "rev")
 
     def at_rev(p: Path) -> Path | None:
         p = Path(p).resolve()
@@ -143,8 +148,56 @@ def check(rev: str, target, width: int = DEFAULT_WIDTH, params: dict[str, int] |
     unproved = re.findall(r"Unproven \$equiv \S+: (\S+) (\S+)", text)
     names = sorted({a.lstrip("\\") for a, _ in unproved})
     ok = total > 0 and not unproved and "Equivalence successfully proven!" in text
+    if ok:
+        shutil.rmtree(work, ignore_errors=True)
     label = target.name + "".join(f" {k}={v}" for k, v in sorted(params.items()))
     return Result(label, width, ok, total - len(unproved), names, gained, work / "equiv.log")
+
+
+def resolve_rev(rev: str) -> str:
+    """The commit ``rev`` names (ValueError when git does not know it)."""
+    try:
+        return subprocess.run(["git", "-C", str(resources.data_root()), "rev-parse", "--verify", f"{rev}^{{commit}}"],
+                              check=True, capture_output=True, text=True).stdout.strip()
+    except subprocess.CalledProcessError:
+        raise ValueError(f"unknown git revision {rev!r}") from None
+
+
+def rev_digest(commit: str, rel: str) -> str | None:
+    """:func:`montmul.flows.synth.flows.rtl_digest` of the file ``rel``
+    (relative to the repository) at ``commit``; None when it has none."""
+    from .flows import rtl_text
+
+    proc = subprocess.run(["git", "-C", str(resources.data_root()), "show", f"{commit}:{rel}"], capture_output=True)
+    if proc.returncode != 0:
+        return None
+    return hashlib.sha256(rtl_text(proc.stdout.decode()).encode()).hexdigest()
+
+
+#: top -> HDL parameters of a smaller instance that :func:`store_target`
+#: proves instead of the stored one: mm_dsp_redundant's digit multipliers
+#: (24x17, 18x18) take the SAT proof hours, at R1 = R2 = 6 seconds; the RTL
+#: is the same text at every parameter set.
+SMALL = {"mm_dsp_redundant": {"R1": 6, "R2": 6}}
+
+
+def store_target(r: dict, width: int = DEFAULT_WIDTH):
+    """``(design, hdl)``: what to prove for the stored synthesis result
+    ``r`` (:mod:`montmul.flows.synth.store`): its core or engine design with
+    its HDL parameters at ``width`` (:data:`SMALL` applied)."""
+    from . import Job
+
+    core = cores.lookup(r["core"])
+    params = {k: v for k, v in r["params"].items() if k != "Width"}
+    small = SMALL.get(core.top, {})
+    if small:
+        if set(small) & set(core.fixed):  # a variant that pins them: its base entry, same RTL
+            core = next(c for c in (*cores.CORES.values(), *cores.UNITS.values())
+                        if c.top == core.top and c.rtl == core.rtl and not set(small) & set(c.fixed))
+        params.update(small)
+    if r.get("engine"):
+        params = {k: v for k, v in params.items() if k not in core.fixed}
+    return Job(core.name, width, r["target"], params, {}, r.get("engine") or False).design()
 
 
 def target_of(name: str, kind: str = "core"):
