@@ -176,6 +176,13 @@ def _unmeasured(row: dict | None) -> bool:
     return str(err or "").startswith("not run")
 
 
+def _split(data: dict, target: str) -> tuple[list[dict], list[str]]:
+    """The rows of ``target`` with a synthesis result, and "(k, I)" of the others."""
+    rows = [r for r in data["rows"] if r["target"] == target]
+    return ([r for r in rows if not _unmeasured(r)],
+            [f"({r['width']}, {r['interleave']})" for r in rows if _unmeasured(r)])
+
+
 def _missing_line(missing: list[str], what: str = " (k, I)") -> list[str]:
     return ["", f"Not measured yet{what}: " + ", ".join(missing) + "."] if missing else []
 
@@ -240,14 +247,9 @@ def markdown(data: dict) -> str:
     out.append("| k | I | DSP48E1 | paper DSP | 2·mb+4 | LUT | paper LUT | FF | paper FF | cycles: batch | "
                "as paper | paper | paper ns/product |")
     out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    missing = []
-    for r in data["rows"]:
-        if r["target"] != "xilinx":
-            continue
+    rows, missing = _split(data, "xilinx")
+    for r in rows:
         k, i, s, c = r["width"], r["interleave"], r["synth"], r["cycles"]
-        if _unmeasured(r):
-            missing.append(f"({k}, {i})")
-            continue
         p = _paper(data, k, i) or {}
         bad = _failed(r)
         res = [bad, "", "", "", ""] if bad else [_cell(s["dsp"]), "", _cell(s["luts"]), "", _cell(s["ff"])]
@@ -262,14 +264,9 @@ def markdown(data: dict) -> str:
     out += ["", "### ECP5 (LFE5U-85F): Yosys + nextpnr-ecp5, placed and routed, r1 = r2 = 16 (18×18)", ""]
     out.append("| k | I | LUT | FF | MULT18X18D | Fmax MHz | latency | batch cycles | ns/product | wall s |")
     out.append("|---|---|---|---|---|---|---|---|---|---|")
-    missing = []
-    for r in data["rows"]:
-        if r["target"] != "ecp5":
-            continue
+    rows, missing = _split(data, "ecp5")
+    for r in rows:
         k, i, s, c = r["width"], r["interleave"], r["synth"], r["cycles"]
-        if _unmeasured(r):
-            missing.append(f"({k}, {i})")
-            continue
         bad = _failed(r)
         if bad:
             out.append(f"| {k} | {i} | {bad} | | | | {c['latency']:.0f} | {c['batch']:.0f} | | |")
