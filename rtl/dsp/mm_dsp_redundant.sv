@@ -50,7 +50,7 @@ module mm_dsp_redundant #(
 `endif
 );
 
-  if (Width < 3 || Width > 8192) begin : gen_bad_width
+  if (Width < mm_pkg::WidthMin || Width > mm_pkg::WidthMax) begin : gen_bad_width
     `MM_FATAL("mm_dsp_redundant: Width must be in [3, 8192]")
   end
   if (R2 < 6 || R2 > 24 || R1 < R2 || R1 > 2 * R2 - 4 || R1 > 40) begin : gen_bad_digits

@@ -84,7 +84,7 @@ module mm_modexp_crt #(
   output logic                          err_o
 );
 
-  if (Width < 3 || Width > 8192) begin : gen_bad_width
+  if (Width < mm_pkg::WidthMin || Width > mm_pkg::WidthMax) begin : gen_bad_width
     `MM_FATAL("mm_modexp_crt: Width must be in [3, 8192]")
   end
   if (ExpWidth < Width || ExpWidth > 16384) begin : gen_bad_exp_width

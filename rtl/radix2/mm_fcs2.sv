@@ -49,7 +49,7 @@ module mm_fcs2 #(
   output logic             err_o        // request rejected; ss_o = sc_o = 0
 );
 
-  if (Width < 3 || Width > 8192) begin : gen_bad_width
+  if (Width < mm_pkg::WidthMin || Width > mm_pkg::WidthMax) begin : gen_bad_width
     `MM_FATAL("mm_fcs2: Width must be in [3, 8192]")
   end
 

@@ -22,7 +22,7 @@ module mm_r2_basic #(
   `MM_CORE_PORTS
 );
 
-  if (Width < 3 || Width > 8192) begin : gen_bad_width
+  if (Width < mm_pkg::WidthMin || Width > mm_pkg::WidthMax) begin : gen_bad_width
     `MM_FATAL("mm_r2_basic: Width must be in [3, 8192]")
   end
 
