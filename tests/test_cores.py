@@ -24,8 +24,8 @@ def test_entry_matches_rtl(name):
         assert core.top == f"mm_{core.name}", "registry name must be the module name without mm_"
     for path in core.sources():
         text = path.read_text()
-        mods = re.findall(r"^module\s+(\w+)", text, re.M)
-        assert mods == [path.stem], f"{path}: one module per file, named after the file"
+        mods = re.findall(r"^(?:module|package)\s+(\w+)", text, re.M)
+        assert mods == [path.stem], f"{path}: one module or package per file, named after the file"
         assert path.stem.startswith("mm_")
     top = core.sources()[-1].read_text()
     for p in core.all_params:
