@@ -694,4 +694,8 @@ register(Core(
     # (k = 8: m = 6) with DspRegs = 2, LoopRegs = 2 (L = 7, 2cd = 8)
     test_params=({"WordWidth": 8, "QuotDelay": 3},
                  {"WordWidth": 4, "QuotDelay": 2, "Chunks": 2, "DspRegs": 2, "LoopRegs": 2}),
+    # a product takes 100-250 cycles at the test widths (Icarus: about 0.1 s
+    # at k = 8): 64 random products at k = 8, 8 at k = 64, beside the
+    # suite's directed ones
+    test_random=512,
 ))
