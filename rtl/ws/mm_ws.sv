@@ -77,18 +77,20 @@ module mm_ws #(
     end
   endfunction
 
-  localparam int Laps = (Chunks != 0) ? Chunks
+  // (an illegal Width stops the build on its own guard, on a 3-PE ring
+  // rather than one sized for it)
+  localparam bit WidthOk = Width >= 3 && Width <= 8192;
+  localparam int Laps = !WidthOk ? 1
+                        : (Chunks != 0) ? Chunks
                         : (NumPe != 0) ? (MWords + NumPe) / NumPe
                         : fit_laps(MWords, QuotDelay, Latency);
-  localparam int Pes  = (NumPe != 0) ? NumPe : fit_pe(MWords, Laps);
+  localparam int Pes  = !WidthOk ? 3 : (NumPe != 0) ? NumPe : fit_pe(MWords, Laps);
 
-  if (Width < 3 || Width > 8192) begin : gen_bad_width
+  if (!WidthOk) begin : gen_bad_width
     `MM_FATAL("mm_ws: Width must be in [3, 8192]")
-  end
-  if (NumPe < 0 || Chunks < 0 || Laps < 1 || Pes < 1) begin : gen_no_ring
+  end else if (NumPe < 0 || Chunks < 0 || Laps < 1 || Pes < 1) begin : gen_no_ring
     `MM_FATAL("mm_ws: no ring runs the operand's m words (NumPe and Chunks: 0 or legal values)")
-  end
-  if (MWords > Laps * Pes - 1 || MWords < (Laps - 1) * Pes) begin : gen_bad_ring
+  end else if (MWords > Laps * Pes - 1 || MWords < (Laps - 1) * Pes) begin : gen_bad_ring
     `MM_FATAL("mm_ws: the operand's m words must satisfy (Chunks-1)*NumPe <= m <= Chunks*NumPe - 1")
   end
 
