@@ -39,7 +39,47 @@ if os.environ.get("MONTMUL_IN_SIM"):
                 assert resp.cycles == want.cycles, (
                     f"N={n:#x}: latency {resp.cycles}, model {want.cycles} ({want.breakdown})")
 else:
+    import re
+    import shutil
+    import subprocess
+
     from bench_util import core_bench, props_live
+
+    from montmul import cores, resources
+    from montmul.models import ws_core
 
     test_mm_ws = core_bench(__file__, "ws", props=True)
     test_mm_ws_props_live = props_live("ws")
+
+    #: (Width, parameters): one lap, two laps chosen for 2d < L or for a given
+    #: P, three laps given, a P larger than m + 1
+    RINGS = [(8, {}), (64, {"WordWidth": 4, "QuotDelay": 2, "DspRegs": 2, "LoopRegs": 2}), (64, {"NumPe": 6}),
+             (64, {"QuotDelay": 2}), (8, {"WordWidth": 2, "QuotDelay": 2, "Chunks": 3}), (16, {"WordWidth": 8, "NumPe": 10})]
+
+    def test_ring_matches_the_model(tmp_path):
+        """mm_ws.sv sizes the ring (NumPe = 0, Chunks = 0) with the same rule
+        as ws_core.build: the P and c it elaborates (Icarus) are the model's."""
+        core = cores.get("ws")
+        insts = []
+        for i, (k, p) in enumerate(RINGS):
+            hdl = core.hdl_params(k, **p)
+            sets = ", ".join(f".{n}({v})" for n, v in hdl.items())
+            insts.append(f"  mm_ws #({sets}) u{i} ();\n"
+                         f"  initial $display(\"ring {i} %0d %0d\", u{i}.Pes, u{i}.Laps);")
+        top = "module ws_ring_probe;\n" + "\n".join(insts) + "\n  initial #1 $finish;\nendmodule\n"
+        (tmp_path / "probe.sv").write_text(top)
+        tools = resources.tools_path()
+        rtl = resources.rtl_dir()
+        vvp = tmp_path / "probe.vvp"
+        subprocess.run([shutil.which("iverilog", path=tools), "-g2012", "-s", "ws_ring_probe", "-o", str(vvp),
+                        f"-I{rtl / 'common'}", *(str(s) for s in core.sources()), str(tmp_path / "probe.sv")],
+                       check=True, capture_output=True, text=True, cwd=tmp_path)
+        out = subprocess.run([shutil.which("vvp", path=tools), "-n", str(vvp)], check=True, capture_output=True,
+                             text=True, cwd=tmp_path).stdout
+        got = {int(i): (int(p), int(c)) for i, p, c in re.findall(r"^ring (\d+) (\d+) (\d+)$", out, re.M)}
+        want = {}
+        for i, (k, p) in enumerate(RINGS):
+            b = ws_core.build_of(k, core.hdl_params(k, **p))
+            want[i] = (b.pes, b.chunks)
+        assert got == want
+        assert {c for _, c in want.values()} == {1, 2, 3}
