@@ -73,6 +73,9 @@ FORMAL_PARAMS: dict[str, dict[str, int]] = {
     "dsp_redundant": {"R1": 6, "R2": 6},
     "r4booth_right": {"WordWidth": 4, "NumPes": 1},
     "r4booth_left": {"WordWidth": 4, "NumPes": 2},
+    # the ws core's cheapest ring at k = 3: 2-bit words, d = 3, L = 5
+    # (m = 7 words on 8 PEs, 80 cycles a product; docs/ws_core.md)
+    "ws": {"WordWidth": 2, "QuotDelay": 3, "DspRegs": 2},
 }
 
 
