@@ -323,29 +323,27 @@ module mm_ws_array #(
   assign fin_load = fin[DAct] && fin[DLoad];
   assign fin_wave = fin[DAct] && !fin[DLoad];
 
-  // (the buffers here, not in gen_sq: Yosys 0.70 cannot size a packed
-  // array declared in a generate block)
-  logic [1:0][MaxWords-1:0][W-1:0] sq_buf_q;
   // B word i of a squaring: word i of the half's previous result, written
   // as it came out (at least 2 cycles before it is read, docs/ws.md)
   for (genvar k = 0; k < 2; k++) begin : gen_sq
-    logic wr;
+    logic [MaxWords-1:0][W-1:0] buf_q;
+    logic                       wr;
 
     assign wr = res[W+1] && res[W] == 1'(k);
 
     always_ff @(posedge clk_i) begin
       for (int x = 0; x < MaxWords; x++) begin
         if (wr && waddr_d[k] == CW'(x)) begin
-          sq_buf_q[k][x] <= res[W-1:0];
+          buf_q[x] <= res[W-1:0];
         end
       end
     end
 
     always_comb begin
-      sq_rd[k] = sq_buf_q[k][0];
+      sq_rd[k] = buf_q[0];
       for (int x = 1; x < MaxWords; x++) begin
         if (fin[DIdx+:CW] == CW'(x)) begin
-          sq_rd[k] = sq_buf_q[k][x];
+          sq_rd[k] = buf_q[x];
         end
       end
     end

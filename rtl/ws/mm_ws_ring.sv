@@ -111,9 +111,6 @@ module mm_ws_ring #(
   // NumPe-1's chain output only for c > 1.
   /* verilator lint_off UNUSEDSIGNAL */
   logic [NumPe-1:0][ChainLen-1:0][W-1:0] chain;
-  // each PE's chain input (here, not in gen_pe: Yosys 0.70 cannot size a
-  // packed array declared in a generate block)
-  logic [NumPe-1:0][ChainLen-1:0][W-1:0] pe_chain;
   logic [NumPe-1:0][W-1:0]          lo;
   logic [NumPe-1:0][W-1:0]          sum_lo;
   logic [NumPe-1:0][SlotWidth-1:0]  add_slot;  // PE 0's, for c > 1
@@ -215,6 +212,7 @@ module mm_ws_ring #(
     logic [IndexWidth-1:0] pe_dest;
     logic [ChunkWidth-1:0] pe_dchunk;
     logic [2:0]            pe_flags;
+    logic [ChainLen-1:0][W-1:0] pe_chain;
     logic [W+1:0]          pe_out;
 
     if (v == 0) begin : gen_first
@@ -228,7 +226,7 @@ module mm_ws_ring #(
       assign pe_dest  = in_dest;
       assign pe_dchunk = in_dchunk;
       assign pe_flags = in_flags;
-      assign pe_chain[v] = chain0;
+      assign pe_chain = chain0;
     end else begin : gen_next
       assign pe_b     = tok_b[Left];
       assign pe_q     = (v == 1) ? q_to_pe1 : tok_q[Left];
@@ -240,7 +238,7 @@ module mm_ws_ring #(
       assign pe_dest  = tok_dest[Left];
       assign pe_dchunk = tok_dchunk[Left];
       assign pe_flags = tok_flags[Left];
-      assign pe_chain[v] = chain[Left];
+      assign pe_chain = chain[Left];
     end
 
     // the out path ends at PE 0: PE NumPe-1 takes nothing from the right
@@ -293,7 +291,7 @@ module mm_ws_ring #(
       .h_zero_o    (hzero[v]),
       .lo_o        (lo[v]),
       .sum_lo_o    (sum_lo[v]),
-      .chain_i     (pe_chain[v]),
+      .chain_i     (pe_chain),
       .chain_o     (chain[v]),
       .out_i       (pe_out),
       .out_o       (outp[v]),
