@@ -384,3 +384,16 @@ def test_figures_command(capsys):
     with pytest.raises(SystemExit) as exc:
         pke.main(["--rsa", "2047"])
     assert exc.value.code == 2
+
+
+def test_docs_are_the_commands_output():
+    # docs/pke.md shows the output of the module's command (figures, memory
+    # map, listing); regenerate the page's tables if this fails.
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "pke.md").read_text()
+    assert pke.format_figures(pke.figures()) in page
+    assert pke.format_figures(pke.figures(pes=66, qlat=-1)) in page
+    assert pke.format_figures(pke.figures((2048, 4096), exp_blind=64, base_blind=True)) in page
+    assert pke.format_layout(pke.Build(1024, base_blind=True)) in page
+    assert pke.format_listing(pke.rsa_crt_program(pke.Build(1024))) in page

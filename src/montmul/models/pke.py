@@ -878,6 +878,41 @@ def format_figures(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def format_layout(b: Build) -> str:
+    """The memory map as a table (addresses equal in both banks)."""
+    lines = ["| region | group | address | words | holds |", "|---|---|---|---|---|"]
+    for name, (addr, size) in sorted(layout(b).items(), key=lambda x: x[1][0]):
+        lines.append(f"| {name} | {_group(addr)} | {addr} | {size} | {REGIONS[name]} |")
+    return "\n".join(lines)
+
+
+#: What each region of :func:`layout` holds (h: written by the host per key or per operation).
+REGIONS = {
+    "CIN": "message c (h, 2·⌈ℓ/w⌉ words), REDC accumulator; c·2^(-w⌈ℓ/w⌉) mod N above its low half",
+    "T": "table T[0..15], m words each (T[0] = R mod N: h)",
+    "Z": "conversion-out result, REDC accumulator of the exact reduction",
+    "HZ": "Garner: h·2^(w(d+2)) in [0, 2Ñ), REDC accumulator (bank 0)",
+    "MQ": "Garner: m_q, then the result m = m_q + h·q (bank 0, 2⌈ℓ/w⌉ + 1 words)",
+    "DT": "Garner: p − m_q (bank 0)", "D": "Garner: D = m_p + p − m_q < 2p (bank 0)",
+    "H": "Garner: h = (m_p − m_q)·qInv mod p (bank 0)",
+    "MS": "scaled modulus M = (Ñ+1)/2^(w(d+1)) for the array's loads (h)",
+    "NINV": "−N⁻¹ mod 2^w, the REDC quotient factor (h)", "MOD": "modulus N, zero-padded to m words (h)",
+    "QMOD": "q, for Garner (h, bank 0)", "TMP": "difference of the conditional subtraction",
+    "MP": "exact m_p (bank 0) and m_q (bank 1)", "RRC": "R²·2^(w⌈ℓ/w⌉) mod N: conversion in (h)",
+    "COUT": "2^(w(d+2)) mod N: conversion out (h)", "QINVC": "qInv·R·2^(w(d+2)) mod p (h, bank 0)",
+    "EXP": "exponent windows, four per word, most significant first (h)",
+    "RIN": "blinding factor r (h), REDC accumulator", "RINV": "r⁻¹ mod pq (h), REDC accumulator",
+    "RJC": "2^(w(⌈ℓ/w⌉+d+2))·R mod N: r⁻¹ into the conversion-out constant (h)",
+    "CT": "c̃ = c·R mod N", "RT": "r̃ = r·R mod N", "UB": "r⁻¹·2^(w(d+2)) mod N: blinded conversion out",
+}
+
+
+def format_listing(program: list[Instr]) -> str:
+    """The program, one instruction per line: index, word (hex), text, part."""
+    width = -(-INSTR_BITS // 4)
+    return "\n".join(f"{i:4d}  {ins.encode():0{width}x}  {str(ins):<64s} {ins.part}" for i, ins in enumerate(program))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m montmul.models.pke", description=(
         "Cycles of an RSA-CRT private-key operation on the mm_pke engine model, by part."))
@@ -889,8 +924,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mhz", type=float, default=141.0, help="clock (default 141 MHz)")
     ap.add_argument("--exp-blind-bits", type=int, default=0, help="exponent-blinding bits (default 0)")
     ap.add_argument("--blind", action="store_true", help="base blinding (r^e, e = 65537, on the engine)")
+    ap.add_argument("--layout", type=int, metavar="ELL", help="print the memory map for halves of ELL bits")
+    ap.add_argument("--listing", type=int, metavar="ELL", help="print the RSA-CRT program for halves of ELL bits")
     args = ap.parse_args(argv)
     try:
+        if args.layout or args.listing:
+            ell = args.layout or args.listing
+            b = Build(ell, ell + args.exp_blind_bits, args.pes, args.w, args.latency, args.qlat,
+                      base_blind=args.blind)
+            print(format_layout(b) if args.layout else format_listing(rsa_crt_program(b)))
+            return 0
         rows = figures(tuple(args.rsa), args.pes, args.w, args.latency, args.qlat, args.mhz,
                        args.exp_blind_bits, args.blind)
     except ValueError as e:
