@@ -80,6 +80,22 @@ def test_rsa_crt_blinding_exact():
     assert both.products > based.products  # 4 more windows
 
 
+@pytest.mark.parametrize("pq_bits", [(64, 40), (40, 64), (56, 56), (64, 63)])
+def test_rsa_crt_shorter_and_unbalanced_primes(pq_bits):
+    """Primes shorter than the build's ℓ = 64, unbalanced, either order
+    (half 0 takes the larger): the conversion in's bound needs only q < 2^ℓ."""
+    rng = random.Random(sum(pq_bits))
+    e = 65537
+    while True:
+        p, q = _prime(rng, pq_bits[0]), _prime(rng, pq_bits[1])
+        if p != q and gmpy2.gcd(e, (p - 1) * (q - 1)) == 1:
+            break
+    d = pow(e, -1, (p - 1) * (q - 1))
+    n = p * q
+    for c in (n - 1, rng.randrange(n)):
+        assert _crt(p, q, d, c, bits=64, **SMALL).value == pow(c, d, n)
+
+
 @pytest.mark.parametrize("bits", [512, 1024, 2048])
 def test_pkcs1v15_signature_byte_identical(bits):
     """RSA-CRT on the engine (the figures' array, P = 70, w = 17) signs
