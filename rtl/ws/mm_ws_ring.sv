@@ -212,7 +212,7 @@ module mm_ws_ring #(
     logic [IndexWidth-1:0] pe_dest;
     logic [ChunkWidth-1:0] pe_dchunk;
     logic [2:0]            pe_flags;
-    logic [ChainLen-1:0][W-1:0] pe_chain;
+    logic [ChainLen*W-1:0]   pe_chain;  // flat: Yosys cannot size a 2-D packed signal of a generate scope
     logic [W+1:0]          pe_out;
 
     if (v == 0) begin : gen_first
