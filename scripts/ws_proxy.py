@@ -167,6 +167,9 @@ def read_block(params: dict, cwd: Path) -> str:
         f"read_verilog -sv -DMM_ECP5_DSP -I{flows.rel(rtl / 'common', cwd)} {srcs}",
         f"chparam {sets} {top}",
         f"hierarchy -check -top {top}",
+        # a top whose ports wait for a submodule is derived again under a
+        # $paramod name; synth_ecp5 -top wants the plain one
+        f"rename -top {top}",
     ])
 
 

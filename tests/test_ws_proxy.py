@@ -41,7 +41,7 @@ def test_read_block(script, tmp_path):
     assert "-DMM_ECP5_DSP" in lines[1] and "../../../rtl/ws/mm_ws_ring.sv" in lines[1]
     assert "/" + "work" not in text and str(resources.data_root()) not in text  # relative paths only
     assert lines[2] == "chparam -set NumPe 68 -set WordWidth 17 mm_ws_ring"
-    assert lines[3] == "hierarchy -check -top mm_ws_ring"
+    assert lines[3] == "hierarchy -check -top mm_ws_ring" and lines[4] == "rename -top mm_ws_ring"
     # the flow's own template around it: critpath can rerun it with src attributes
     full = flows.fill("ecp5.ys.in", READ=text, SYNTH=flows.ecp5_synth("mm_ws_ring", flows.DEFAULTS["ecp5"]))
     assert full.rstrip().endswith("write_json netlist.json")

@@ -327,17 +327,18 @@ module mm_ws_array #(
   // as it came out (at least 2 cycles before it is read, docs/ws.md)
   // (a memory: one write and one asynchronous read port, LUT RAM on the
   // ECP5; an index past MaxWords writes nothing and reads word 0)
+  localparam int BufAw = (MaxWords > 1) ? $clog2(MaxWords) : 1;
   for (genvar k = 0; k < 2; k++) begin : gen_sq
-    logic [W-1:0] buf_q [MaxWords];
-    logic         wr;
-    logic [CW-1:0] raddr;
+    logic [W-1:0]     buf_q [MaxWords];
+    logic             wr;
+    logic [BufAw-1:0] raddr;
 
     assign wr    = res[W+1] && res[W] == 1'(k);
-    assign raddr = (fin[DIdx+:CW] < CW'(MaxWords)) ? fin[DIdx+:CW] : '0;
+    assign raddr = (fin[DIdx+:CW] < CW'(MaxWords)) ? fin[DIdx+:BufAw] : '0;
 
     always_ff @(posedge clk_i) begin
       if (wr && waddr_d[k] < CW'(MaxWords)) begin
-        buf_q[waddr_d[k]] <= res[W-1:0];
+        buf_q[waddr_d[k][BufAw-1:0]] <= res[W-1:0];
       end
     end
 
