@@ -310,6 +310,31 @@ def test_encode_rejects():
         pke.Instr.decode(1 << 72)
 
 
+def test_mod_add_sub():
+    """The word-serial modular addition and subtraction fragments (the ECC
+    seam), both halves with different moduli, against Python ints."""
+    b = pke.Build(64, **SMALL)
+    k = ws.precompute(101, b.w, b.d, 64)
+    mach = pke.Machine(b.array, [k, k])
+    rng = random.Random(41)
+    g1, n = pke.GROUP_WORDS, 9  # 9 words of 8 bits: room for a + b < 2N with N < 2^64
+    A, B, MOD, T1, T2, OUT = 0, g1, g1 + 20, 40, g1 + 40, 80
+    for _ in range(40):
+        mods = [rng.getrandbits(64) | 1 | rng.choice([0, 1 << 63]) for _ in range(2)]
+        vals = [(rng.randrange(x), rng.randrange(x)) for x in mods]
+        vals[0] = rng.choice([vals[0], (0, 0), (mods[0] - 1, mods[0] - 1), (0, mods[0] - 1)])
+        for frag, fn in ((pke.mod_add, lambda x, y, z: (x + y) % z), (pke.mod_sub, lambda x, y, z: (x - y) % z)):
+            banks = [[0] * pke.MEM_WORDS for _ in range(2)]
+            for h in range(2):
+                for base, v in ((A, vals[h][0]), (B, vals[h][1]), (MOD, mods[h])):
+                    banks[h][base: base + n] = [(v >> (8 * i)) & 255 for i in range(n)]
+            res = pke.run(frag(OUT, A, B, MOD, T1, T2, n) + [pke.Instr(pke.Op.HALT)], banks, mach)
+            for h in range(2):
+                got = sum(banks[h][OUT + i] << (8 * i) for i in range(n))
+                assert got == fn(*vals[h], mods[h])
+            assert res.cycles == 4 * mach.timing.dispatch + 3 * mach.timing.stream(n)
+
+
 def test_alu_cycle_formulas():
     b = pke.Build(64, **SMALL)
     k = ws.precompute(101, b.w, b.d, 64)

@@ -651,6 +651,28 @@ def _reduce_in(lay, src: str, b: Build, part: str) -> list[Instr]:
             Instr(Op.MACR, F_REDC, y, 0, lay["MOD"][0], ln, ln, part=part)]
 
 
+def mod_add(dst: int, a: int, b: int, mod: int, t1: int, t2: int, n: int, flags: int = 0,
+            part: str = "") -> list[Instr]:
+    """dst = (a + b) mod N for a, b in [0, N), N at mod, n words with room
+    for a + b < 2N: ADD t1 = a + b; SUB t2 = t1 - N (F = borrow: t1 < N);
+    SEL dst = F ? t1 : t2.  Groups: a and b apart, t1 apart from mod and t2."""
+    return [Instr(Op.ADD, flags, t1, a, b, n=n, part=part),
+            Instr(Op.SUB, flags, t2, t1, mod, n=n, part=part),
+            Instr(Op.SEL, flags, dst, t1, t2, n=n, part=part)]
+
+
+def mod_sub(dst: int, a: int, b: int, mod: int, t1: int, t2: int, n: int, flags: int = 0,
+            part: str = "") -> list[Instr]:
+    """dst = (a - b) mod N for a, b in [0, N), over n words: SUB t1 = a - b
+    (F = borrow: a < b, t1 = a - b + 2^(wn)); ADD t2 = t1 + N (wraps to
+    a - b + N); SEL dst = F ? t2 : t1.  Groups: a and b apart, t1 apart from
+    mod and t2.  The ADD's carry equals the SUB's borrow (t1 + N wraps past
+    2^(wn) exactly when a < b), so SEL sees the right flag."""
+    return [Instr(Op.SUB, flags, t1, a, b, n=n, part=part),
+            Instr(Op.ADD, flags, t2, t1, mod, n=n, part=part),
+            Instr(Op.SEL, flags, dst, t2, t1, n=n, part=part)]
+
+
 def rsa_crt_program(b: Build) -> list[Instr]:
     """The RSA-CRT program (both halves; Garner on half 0): conversion in,
     the table, the fixed-window exponentiation (``ws.exponent_chains``'
