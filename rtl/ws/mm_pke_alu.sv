@@ -217,20 +217,16 @@ module mm_pke_alu #(
     end
   end
 
-  // Compute: stream words at stage 2, MACR words at stage 5.
-  always_comb begin
-    sum_w = '0;
-    unique case (op_q)
-      OpAdd:   sum_w = {1'b0, da} + {1'b0, db} + (W + 1)'(carry_q[0]);
-      OpSub:   sum_w = {1'b0, da} - {1'b0, db} - (W + 1)'(carry_q[0]);
-      OpSel:   sum_w = {1'b0, flag_q ? da : db};
-      default: sum_w = {1'b0, da};
-    endcase
-    // Y + q*B + carry (+ ov on the row's top word, whose product is 0):
-    // <= (2^w - 1) + (2^w - 1)^2 + (2^w - 1) + 1 < 2^(2w+1).
-    acc = (2 * W + 1)'(y5_q) + (2 * W + 1)'(mul_p) + (2 * W + 1)'(carry_q)
-          + (2 * W + 1)'(tag_q[5].last & ov_q);
-  end
+  // Compute: stream words at stage 2 (ADD: carry in bit w; SUB: borrow, the
+  // sign bit), MACR words at stage 5: Y + q*B + carry (+ ov on the row's top
+  // word, whose product is 0) <= (2^w - 1) + (2^w - 1)^2 + (2^w - 1) + 1 < 2^(2w+1).
+  // (Continuous assignments: Icarus 11 loops on this as an always_comb.)
+  assign sum_w = (op_q == OpAdd) ? {1'b0, da} + {1'b0, db} + (W + 1)'(carry_q[0])
+               : (op_q == OpSub) ? {1'b0, da} - {1'b0, db} - (W + 1)'(carry_q[0])
+               : (op_q == OpSel) ? {1'b0, flag_q ? da : db}
+               : {1'b0, da};
+  assign acc = (2 * W + 1)'(y5_q) + (2 * W + 1)'(mul_p) + (2 * W + 1)'(carry_q)
+               + (2 * W + 1)'(tag_q[5].last & ov_q);
 
   always_comb begin
     state_d = state_q;
@@ -294,6 +290,7 @@ module mm_pke_alu #(
           n_d     = cmd_n_i;
           j_d     = '0;
           ph_d    = '0;
+          tag_d   = '0;  // a stream op's tags pass stages 3 .. 5 unused: drop them
           carry_d = '0;
           ov_d    = 1'b0;
           if (cmd_n_i == '0) begin
@@ -301,7 +298,11 @@ module mm_pke_alu #(
           end else if (cmd_op_i == OpClr) begin
             state_d = StClr;
           end else if (cmd_op_i == OpMacr) begin
-            state_d = (cmd_rows_i == '0) ? StNop : StMacr;
+            if (cmd_rows_i == '0) begin
+              state_d = StNop;
+            end else begin
+              state_d = StMacr;
+            end
           end else if (cmd_op_i == OpMov || cmd_op_i == OpAdd || cmd_op_i == OpSub
                        || cmd_op_i == OpSel) begin
             state_d = StStream;
