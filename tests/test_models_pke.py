@@ -438,3 +438,11 @@ def test_docs_are_the_commands_output():
     assert pke.format_figures(pke.figures((2048, 4096), exp_blind=64, base_blind=True)) in page
     assert pke.format_layout(pke.Build(1024, base_blind=True)) in page
     assert pke.format_listing(pke.rsa_crt_program(pke.Build(1024))) in page
+
+
+def test_docs_example_runs():
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "pke.md").read_text()
+    block = page.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(block, "docs/pke.md", "exec"), {})
