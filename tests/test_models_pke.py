@@ -393,6 +393,8 @@ def _mach():
     ([pke.Instr(pke.Op.PROD)], "outside a JOB"),
     ([pke.Instr(pke.Op.CLR, 0, 0, n=1)], "without HALT"),
     ([pke.Instr(pke.Op.END)], "END without REP"),
+    ([pke.Instr(pke.Op.REP, n=2)] * 3 + [pke.Instr(pke.Op.HALT)], "nested deeper"),
+    ([pke.Instr(pke.Op.REP, n=0), pke.Instr(pke.Op.HALT)], "below 1"),
     ([pke.Instr(pke.Op.MOV, 0, pke.GROUP_WORDS - 1, 0, n=2), pke.Instr(pke.Op.HALT)], "straddle"),
     ([pke.Instr(pke.Op.CLR, 0, pke.MEM_WORDS - 1, n=2), pke.Instr(pke.Op.HALT)], "outside the bank"),
 ])
@@ -409,6 +411,9 @@ def test_bad_jobs():
     with pytest.raises(ValueError, match="previous product"):
         pke.run([job, pke.Instr(pke.Op.PROD, pke.F_STORE, 100, 0, 200),
                  pke.Instr(pke.Op.PROD, 0, 0, 0, 100), pke.Instr(pke.Op.HALT)], banks, mach)
+    with pytest.raises(ValueError, match="the table at"):
+        pke.run([pke.Instr(pke.Op.JOB, pke.F_LOAD, 0, 0, 2, g1, m), pke.Instr(pke.Op.PROD, pke.F_STORE, 100 + 3 * m, 0, 200),
+                 pke.Instr(pke.Op.PROD, pke.F_BTAB, 0, 0, 100, n=m), pke.Instr(pke.Op.HALT)], banks, mach)
     with pytest.raises(ValueError, match="program ends"):
         pke.run([job, pke.Instr(pke.Op.PROD, 0, 0, 0, 200)], banks, mach)
     with pytest.raises(ValueError, match="scaled modulus"):

@@ -28,7 +28,7 @@ decrypts with it.  Figures: ``python -m montmul.models.pke``.
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import IntEnum
 from math import gcd
 
@@ -42,6 +42,8 @@ from . import ws
 #: EBR group.
 ADDR_BITS = 13
 MEM_WORDS = 1 << ADDR_BITS
+#: REP blocks the sequencer nests (its loop counters).
+MAX_LOOPS = 2
 GROUP_WORDS = MEM_WORDS // 2
 
 #: Fields of an instruction word, most significant first: (name, bits).
@@ -302,6 +304,8 @@ def run(program: list[Instr], banks: list[list[int]], mach: Machine, exact: bool
         if op == Op.REP:
             if ins.n < 1:
                 raise ValueError(f"pc {pc}: REP count {ins.n} below 1")
+            if len(loops) == MAX_LOOPS:
+                raise ValueError(f"pc {pc}: REP nested deeper than {MAX_LOOPS}")
             loops.append([pc + 1, ins.n])
             note(ins, pc, issue, 0)
             pc += 1
@@ -436,6 +440,8 @@ def _job(program, pc0, banks, mach: Machine, halves, cursor, loops, exact, compu
         elif p.op == Op.REP:
             if p.n < 1:
                 raise ValueError(f"pc {pc}: REP count {p.n} below 1")
+            if len(loops) == MAX_LOOPS:
+                raise ValueError(f"pc {pc}: REP nested deeper than {MAX_LOOPS}")
             loops.append([pc + 1, p.n])
             pc += 1
         elif p.op == Op.END:
@@ -457,8 +463,10 @@ def _job(program, pc0, banks, mach: Machine, halves, cursor, loops, exact, compu
         if not p.flags & (F_BSQ | F_BTAB) and prev.flags & F_STORE and abs(p.b - prev.dst) < m:
             raise ValueError(f"pc {prods[j][0]}: B at {p.b} overlaps the previous product's result at {prev.dst} "
                              f"(not in memory yet: use SQ)")
+        if p.flags & F_BTAB and prev.flags & F_STORE and p.b - m < prev.dst < p.b + 15 * p.n + m:
+            raise ValueError(f"pc {prods[j][0]}: the table at {p.b} overlaps the previous product's result "
+                             f"at {prev.dst}")
     # A job's first product with SQ: the engine streams B from A's (resolved) address.
-    two = len(halves) == 2
     _span(f"pc {pc0} JOB M", ins.c, m)
     a_base = ins.a
     if ins.flags & F_ATAB:
