@@ -88,9 +88,9 @@ PROVE_DEPTH: dict[str, int] = {"systolic": 24, "systolic_mux": 24}
 #: Induction depths capped below the default where an induction that deep
 #: does not finish: the ws core (80 cycles a product at its formal
 #: parameters) ran past 600 s at depth 84, and at 12 its induction does not
-#: close (UNKNOWN: the response's stability needs invariants that tie the
-#: array's result stream to the shell's state, which mm_ws does not state);
-#: its BMC covers a whole product from reset (docs/ws_core.md, "Formal").
+#: close (UNKNOWN: a held response changes in a state not reachable from
+#: reset; mm_ws states no invariants that would exclude it); its BMC covers a
+#: whole product from reset (docs/ws_core.md, "Formal").
 PROVE_DEPTH_MAX: dict[str, int] = {"ws": 12}
 
 #: Top modules that give out, under ``MM_FORMAL``, their count of requests
