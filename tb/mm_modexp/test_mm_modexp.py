@@ -258,8 +258,6 @@ else:
             ("verilator", "scs_new", 64, {}),
             ("verilator", "scs_new", 256, {}),
             ("verilator", "fcs1_bin", 64, {"CpaWidth": 16}),
-            # ws: ~220 cycles a product, minutes on Icarus (make test-full)
-            ("verilator", "ws", 8, {}),
         ]
     )
 
