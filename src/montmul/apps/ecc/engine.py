@@ -38,13 +38,17 @@ import argparse
 import sys
 from dataclasses import dataclass, field, replace
 
+from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
+
 from ...models import pke, ws
+from . import encoding, protocols
 from .curves import Curve, affine_mul_public
 from .curves import get as get_curve
 from .point import Arith
 
 __all__ = ["Formula", "formulas", "EccBuild", "EccProgram", "program", "scalar_mult", "Run",
-           "run_scalar_mult", "figures", "main"]
+           "run_scalar_mult", "run_double", "base_mult", "split_base", "ecdsa_sign", "ecdsa_verify", "ecdh",
+           "figures", "main"]
 
 G1 = pke.GROUP_WORDS
 CONSTS = ("A", "B", "B3")  # the order Arith enters a, b, 3b
@@ -590,6 +594,76 @@ def base_mult(curve: Curve | str, k: int, **kw) -> Run:
 
 def scalar_mult(curve: Curve | str, k: int, point: tuple[int, int], **kw) -> tuple[int, int] | None:
     return run_scalar_mult(curve, k, point, **kw).point
+
+
+# --------------------------------------------------------------------------
+# Protocols through the engine (the mod-n arithmetic of ECDSA on the host)
+# --------------------------------------------------------------------------
+
+def _bits2int(data: bytes, qlen: int) -> int:
+    x = int.from_bytes(data, "big")
+    blen = 8 * len(data)
+    return x >> (blen - qlen) if blen > qlen else x
+
+
+def ecdsa_sign(curve: Curve | str, private_key: int, message: bytes, hash: str = "sha256",
+               encoding: str = "der", **arr) -> bytes:
+    """An ECDSA signature with RFC 6979's nonce (byte-identical to
+    ``cryptography``'s deterministic signing); k·G on the engine
+    (:func:`base_mult`), s = k^-1(e + r·d) mod n on the host."""
+    c = get_curve(curve) if isinstance(curve, str) else curve
+    if not isinstance(private_key, int) or not 1 <= private_key < c.n:
+        raise ValueError(f"private key outside [1, n) for {c.name}")
+    if encoding not in ("der", "p1363"):
+        raise ValueError(f"unknown signature encoding {encoding!r}; use der or p1363")
+    hname = str(hash).lower()
+    if hname not in protocols.HASHES:
+        raise ValueError(f"unsupported hash {hash!r}; use one of {', '.join(protocols.HASHES)}")
+    h1 = protocols.digest(hname, bytes(message))
+    n = c.n
+    e = _bits2int(h1, n.bit_length()) % n
+    for k in protocols.rfc6979_nonces(c, private_key, h1, hname):
+        R = base_mult(c, k, **arr).point
+        if R is None:
+            continue
+        r = R[0] % n
+        s = pow(k, -1, n) * (e + r * private_key) % n
+        if r and s:
+            break
+    if encoding == "der":
+        return encode_dss_signature(r, s)
+    return r.to_bytes(c.order_bytes, "big") + s.to_bytes(c.order_bytes, "big")
+
+
+def ecdsa_verify(curve: Curve | str, public_key: bytes, message: bytes, signature: bytes,
+                 hash: str = "sha256", **arr) -> bool:
+    """Verify a DER ECDSA signature: u1·G + u2·Q on the engine (u1·G on half
+    0, u2·Q on half 1, the sum on half 0); the mod-n steps on the host."""
+    c = get_curve(curve) if isinstance(curve, str) else curve
+    qx, qy = encoding.load_public(c, public_key)
+    try:
+        r, s = decode_dss_signature(bytes(signature))
+    except (ValueError, TypeError):
+        return False
+    n = c.n
+    if not (1 <= r < n and 1 <= s < n) or encode_dss_signature(r, s) != bytes(signature):
+        return False
+    e = _bits2int(protocols.digest(hash, bytes(message)), n.bit_length()) % n
+    wi = pow(s, -1, n)
+    R = run_double(c, e * wi % n, (c.gx, c.gy), r * wi % n, (qx, qy), n.bit_length(), **arr).point
+    return R is not None and R[0] % n == r
+
+
+def ecdh(curve: Curve | str, private_key: int, peer_public_key: bytes, **arr) -> bytes:
+    """x(d·Q), the field's length, for a DER SubjectPublicKeyInfo Q; d·Q on the engine."""
+    c = get_curve(curve) if isinstance(curve, str) else curve
+    if not isinstance(private_key, int) or not 1 <= private_key < c.n:
+        raise ValueError(f"private key outside [1, n) for {c.name}")
+    qx, qy = encoding.load_public(c, peer_public_key)
+    R = run_scalar_mult(c, private_key, (qx, qy), **arr).point
+    if R is None:
+        raise ValueError("the shared point is the point at infinity")
+    return R[0].to_bytes(c.field_bytes, "big")
 
 
 # --------------------------------------------------------------------------
