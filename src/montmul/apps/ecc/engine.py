@@ -670,6 +670,108 @@ def ecdh(curve: Curve | str, private_key: int, peer_public_key: bytes, **arr) ->
 # Figures
 # --------------------------------------------------------------------------
 
+def formula_cycles(eb: EccBuild) -> dict[str, dict[str, int]]:
+    """Measured cycles of one doubling and one addition (with TAB operands)
+    as the generator emits them (``pke.run``, cycles only), and what they hold."""
+    out = {}
+    for name in ("dbl", "add"):
+        g = _Gen(eb)
+        g.prog = [pke.Instr(pke.Op.SETX, 0, 0, g.EXPK, n=0)] if name == "add" else []
+        f = g.dbl if name == "dbl" else g.add
+        g.formula(f, g.ACC, g.ACC, g.qloc(g.TAB, True) if name == "add" else None)
+        g.emit(pke.Instr(pke.Op.HALT))
+        b = eb.pb
+        k = ws.precompute(eb.curve.p, b.w, b.d, b.bits)
+        r = pke.run(g.prog, [[0] * pke.MEM_WORDS for _ in range(2)], pke.Machine(b.array, [k, k]), compute=False)
+        per = {"jobs": 0, "products": r.products, "ALU ops": 0, "copies": 0, "cycles": r.cycles}
+        cyc = {"array": 0, "ALU": 0, "copies": 0, "dispatch": r.parts.get("dispatch", 0)}
+        for _, text, _, c in r.trace:
+            op = text.split()[0].split(".")[0]
+            if op == "JOB":
+                per["jobs"] += 1
+                cyc["array"] += c
+            elif op in ("ADD", "SUB", "SEL"):
+                per["ALU ops"] += 1
+                cyc["ALU"] += c
+            elif op == "MOV":
+                per["copies"] += 1
+                cyc["copies"] += c
+        if name == "add":
+            cyc["dispatch"] -= 2  # the SETX
+            per["cycles"] -= 2
+        per["ALU ops"] //= 3  # one modular add/sub = three stream ops
+        out[name] = {**per, **{f"{k} cycles": v for k, v in cyc.items()}}
+    return out
+
+
+def _dag_makespan(f: Formula, prod: int, alu: int, lanes: int, alus: int, overlap: bool) -> int:
+    """List schedule of f's operations in program order: products on ``lanes``
+    array lanes (``prod`` cycles each), modular adds/subs on ``alus`` word
+    ALUs (``alu`` cycles each); ``overlap``: the two kinds run at the same
+    time (else one instruction at a time, as the engine's sequencer does)."""
+    ready: dict[str, int] = {}
+    free = {"mul": [0] * lanes, "alu": [0] * alus}
+    t_serial = 0
+    for op, dst, x, y in f.ops:
+        kind = "mul" if op == "mul" else "alu"
+        dur = prod if kind == "mul" else alu
+        start = max(ready.get(x, 0), ready.get(y, 0))
+        if not overlap:
+            start = max(start, t_serial)
+        units = free[kind]
+        i = min(range(len(units)), key=lambda u: max(units[u], start))
+        start = max(start, units[i])
+        units[i] = start + dur
+        ready[dst] = start + dur
+        if not overlap:  # one issue at a time, but a second lane may start on the next product
+            t_serial = start + (0 if kind == "mul" and lanes > 1 else dur)
+    return max(ready.values())
+
+
+#: engine/array changes the estimate models, each on top of the previous:
+#: (label, array lanes, word ALUs, ALU ops overlap products, next A's load hidden, one-pass mod add/sub)
+CHANGES = (
+    ("as built (serial; the estimator's check)", 1, 1, False, False, False),
+    ("ALU op while the array runs", 1, 1, True, False, False),
+    ("+ next A's load under the running product", 1, 1, True, True, False),
+    ("+ modular add/sub in one pass", 1, 1, True, True, True),
+    ("+ two products side by side (both halves, an ALU each)", 2, 2, True, True, True),
+    ("+ ⌊P/V⌋ products side by side per half on the ring, an ALU each", -1, -1, True, True, True),
+    ("dependency bound (unlimited lanes and ALUs)", 99, 99, True, True, True),
+)
+
+
+def estimates(eb: EccBuild) -> list[dict]:
+    """Cycles of one doubling and one addition under the changes of
+    :data:`CHANGES`: a list schedule of the formula's dependency graph with
+    the build's costs (a one-product job with or without its load, a
+    modular add/sub as three stream ops or as one pass); the group copies
+    are left out."""
+    b = eb.pb
+    k = ws.precompute(eb.curve.p, b.w, b.d, b.bits)
+    arr, tm = b.array, pke.Timing()
+    dbl, add = formulas(eb.curve)
+    add_ops = Formula(add.ops, add.out)
+    rows = []
+    ring = 2 * max(1, b.pes // k.v)
+    for label, lanes, alus, overlap, hide, onepass in CHANGES:
+        lanes, alus = (ring, ring) if lanes < 0 else (lanes, alus)
+        prod = tm.job(ws.chain_cycles(arr, k, 1, square=False, halves=2, load=not hide)) + tm.dispatch
+        alu = (1 if onepass else 3) * (tm.stream(b.m) + tm.dispatch) + (1 if onepass else 0)
+        d = _dag_makespan(dbl, prod, alu, lanes, alus, overlap)
+        a = _dag_makespan(add_ops, prod, alu, lanes, alus, overlap)
+        rows.append({"change": label, "lanes": lanes, "product": prod, "mod add/sub": alu, "dbl": d, "add": a})
+    return rows
+
+
+def estimate_totals(eb_kp: EccBuild, measured: int, n_dbl: int, n_add: int) -> list[dict]:
+    """A whole operation under each change: the measured cycles outside the
+    point formulas plus n_dbl doublings and n_add additions as estimated."""
+    fc = formula_cycles(eb_kp)
+    fixed = measured - n_dbl * fc["dbl"]["cycles"] - n_add * fc["add"]["cycles"]
+    return [{**r, "total": fixed + n_dbl * r["dbl"] + n_add * r["add"]} for r in estimates(eb_kp)]
+
+
 def figures(curves=("secp256r1", "secp384r1"), pes: int = 70, w: int = 17, latency: int = 6, qlat: int = 0,
             mhz: float = 141.0) -> list[dict]:
     rows = []
@@ -693,6 +795,40 @@ PARTS = ("conversion in", "table", "scalar multiplication", "combine", "inversio
          "dispatch")
 
 
+def estimate_rows(curves=("secp256r1", "secp384r1"), pes: int = 70, w: int = 17, mhz: float = 141.0) -> list[dict]:
+    """Per curve and change: one doubling, one addition, and k·P (ECDH) and
+    k·G (sign, split over the halves) estimated (:func:`estimate_totals`)."""
+    rows = []
+    for name in curves:
+        c = get_curve(name)
+        W = _windows(c.n.bit_length())
+        V, _ = split_base(c)
+        ecdh = run_scalar_mult(c, 0, (0, 0), compute=False, pes=pes, w=w)
+        sign = run_double(c, 0, (0, 0), 0, (0, 0), 4 * V, compute=False, pes=pes, w=w)
+        eb = EccBuild(c, W, pes=pes, w=w)
+        # ECDH: T[2] and 4(W-1) doublings, 13 table and W-1 window additions; sign: V windows, + the combine
+        t1 = estimate_totals(eb, ecdh.cycles, 4 * (W - 1) + 1, (W - 1) + 13)
+        t2 = estimate_totals(eb, sign.cycles, 4 * (V - 1) + 1, (V - 1) + 14)
+        for a, b in zip(t1, t2):
+            rows.append({"curve": name, **{k: a[k] for k in ("change", "lanes", "product", "mod add/sub", "dbl",
+                                                                 "add")},
+                         "k·P": a["total"], "k·P ms": a["total"] / (mhz * 1e3),
+                         "k·G": b["total"], "k·G ms": b["total"] / (mhz * 1e3)})
+    return rows
+
+
+def format_estimates(rows: list[dict], mhz: float) -> str:
+    head = ["curve", "change (cumulative)", "array lanes", "product", "mod add/sub", "dbl", "add",
+            "k·P, ECDH", f"ms @ {mhz:g} MHz", "k·G, sign", f"ms @ {mhz:g} MHz"]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        lanes = "∞" if r["lanes"] >= 99 else str(r["lanes"])
+        out.append("| " + " | ".join([r["curve"], r["change"], lanes, str(r["product"]), str(r["mod add/sub"]),
+                                      f"{r['dbl']:,}", f"{r['add']:,}", f"{r['k·P']:,}", f"{r['k·P ms']:.3f}",
+                                      f"{r['k·G']:,}", f"{r['k·G ms']:.3f}"]) + " |")
+    return "\n".join(out)
+
+
 def format_figures(rows: list[dict], mhz: float) -> str:
     head = ["curve", "operation", "products/half", "cycles", f"ms @ {mhz:g} MHz", *PARTS]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -712,10 +848,25 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         rows = figures(tuple(args.curves), args.pes, args.w, mhz=args.mhz)
+        frows = []
+        for name in args.curves:
+            eb = EccBuild(get_curve(name), _windows(get_curve(name).n.bit_length()), pes=args.pes, w=args.w)
+            for f, v in formula_cycles(eb).items():
+                frows.append((name, f, v))
+        erows = estimate_rows(tuple(args.curves), args.pes, args.w, args.mhz)
     except (ValueError, KeyError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     print(format_figures(rows, args.mhz))
+    print()
+    keys = list(frows[0][2])
+    print("| curve | formula | " + " | ".join(keys) + " |")
+    print("|" + "---|" * (len(keys) + 2))
+    for name, f, v in frows:
+        print(f"| {name} | {'doubling' if f == 'dbl' else 'addition (TAB)'} | "
+              + " | ".join(f"{v[k]:,}" for k in keys) + " |")
+    print()
+    print(format_estimates(erows, args.mhz))
     return 0
 
 
