@@ -117,8 +117,39 @@ def test_bad_input():
         E.ecdsa_sign(curve("secp256r1"), 5, MSG, "md5")
 
 
-def test_figures_command(capsys):
-    assert E.main(["--curves", "secp256r1"]) == 0
-    out = capsys.readouterr().out
-    assert "secp256r1" in out and "ECDSA sign" in out
+def test_docs_are_the_commands_output(capsys):
+    # docs/pke_ecc.md shows the output of `python -m montmul.apps.ecc.engine`;
+    # regenerate the page's tables if this fails.
+    from pathlib import Path
+
+    assert E.main([]) == 0
+    out = capsys.readouterr().out.strip()
+    page = (Path(__file__).resolve().parents[1] / "docs" / "pke_ecc.md").read_text()
+    for table in out.split("\n\n"):
+        assert table in page
     assert E.main(["--curves", "nosuchcurve"]) == 2
+    assert "error:" in capsys.readouterr().err
+
+
+def test_estimator_matches_the_engine_as_built():
+    """The first estimate row (serial, as built) is the measured formula
+    minus its group copies and dispatch, within 5 %."""
+    eb = E.EccBuild(curve("secp256r1"), 64)
+    fc = E.formula_cycles(eb)
+    est = E.estimates(eb)[0]
+    for f in ("dbl", "add"):
+        measured = fc[f]["cycles"] - fc[f]["copies cycles"]
+        assert abs(est[f] - measured) <= 0.05 * measured, (f, est[f], measured)
+
+
+def test_docs_example_runs():
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "pke_ecc.md").read_text()
+    block = page.split("```python\n", 1)[1].split("```", 1)[0]
+    key = ec.derive_private_key(12345678901234567890, ec.SECP256R1())
+    spki = key.public_key().public_bytes(serialization.Encoding.DER,
+                                         serialization.PublicFormat.SubjectPublicKeyInfo)
+    env = {"d": 12345678901234567890, "spki_der": spki, "peer_spki_der": spki}
+    exec(compile(block, "docs/pke_ecc.md", "exec"), env)
+    assert env["ok"] is True and len(env["secret"]) == 32
