@@ -80,7 +80,7 @@ def test_secret_only_in_tab_reads():
     assert pke.Op.SETX in ops and ep.tab_reads == 6
 
 
-@pytest.mark.parametrize("name", ["secp256r1", "secp384r1", "secp256k1"])
+@pytest.mark.parametrize("name", ["secp256r1", "secp384r1", "secp256k1", "brainpoolP256r1"])
 def test_scalar_mult_standard_curves(name):
     c = curve(name)
     k = 0xC0FFEE123456789ABCDEF0123456789 * 0x1234567 % c.n
