@@ -286,6 +286,25 @@ class _Gen:
                     grp[v] ^= 1
         return grp
 
+    @staticmethod
+    def _order(f: Formula) -> list[tuple[str, str, str, str]]:
+        """f's operations in a dependency order that puts a product right
+        after the product whose result it reads (one job, no new load) where
+        its other operand is ready; otherwise the formula's own order."""
+        defined = {o[1] for o in f.ops}
+        done: set[str] = set()
+        left = list(f.ops)
+        out = []
+        prev = None
+        while left:
+            ready = [o for o in left if all(v not in defined or v in done for v in o[2:])]
+            pick = next((o for o in ready if o[0] == "mul" and prev is not None and prev in o[2:]), ready[0])
+            out.append(pick)
+            left.remove(pick)
+            done.add(pick[1])
+            prev = pick[1] if pick[0] == "mul" else None
+        return out
+
     def formula(self, f: Formula, ins: list[int], outs: list[int], q: dict[str, tuple[int, bool]] | None,
                 fl: int = 0):
         """Emit f with P at ``ins``, the results moved to ``outs``, Q's values
@@ -313,7 +332,7 @@ class _Gen:
                 return (pke.F_BTAB, addr, stride) if tab else (0, addr, 0)
             return (0, loc[v], 0)
 
-        for op, dst, x, y in f.ops:
+        for op, dst, x, y in self._order(f):
             if op == "mul":
                 d = loc[dst] = self._slot(grp[dst])
                 if prev[0] is not None and prev[0] in (x, y):
