@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Timing proxy of the ws array: the ring of processing elements
-(rtl/ws/mm_ws_ring.sv) synthesized and placed and routed out of context on
+(rtl/ws/mm_ws_ring.sv), or the whole array with its sequencer and result
+paths (rtl/ws/mm_ws_array.sv, ``--top array``), synthesized and placed and
+routed out of context on
 the LFE5U-85F with montmul's ECP5 flow (the same Yosys script template,
 synth_ecp5 steps, nextpnr-ecp5 arguments and option defaults as
 ``montmul synth --target ecp5``, montmul.flows.synth.flows), one placement seed
@@ -11,6 +13,7 @@ mapped to the RTL (montmul.flows.synth.critpath), and stores the result as
 
     python scripts/ws_proxy.py run --pe 68 --width 16 --seed 1
     python scripts/ws_proxy.py run --pe 68 --width 17 --clear-mode 0 --seed 2
+    python scripts/ws_proxy.py run --top array --pe 66 --width 17 --seed 1
     python scripts/ws_proxy.py table     # rewrites the tables in docs/ws_proxy.md
 
 The ring's MULT18X18D are the ECP5 primitive (the RTL's MM_ECP5_DSP
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
 import shutil
@@ -35,7 +39,9 @@ from montmul.flows.synth import critpath, flows, parse, tools
 
 ROOT = resources.data_root()
 RTL = ("ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv", "ws/mm_ws_ring.sv")
-TOP = "mm_ws_ring"
+#: the two tops a run can place: the ring alone, or the array (the ring, its
+#: sequencer, quotient, result and out paths: what a user instantiates)
+TOPS = {"ring": ("mm_ws_ring", RTL), "array": ("mm_ws_array", RTL + ("ws/mm_ws_array.sv",))}
 STORE = ROOT / "syn" / "proxy"
 DOC = ROOT / "docs" / "ws_proxy.md"
 BEGIN, END = "<!-- ws_proxy table: begin -->", "<!-- ws_proxy table: end -->"
@@ -50,11 +56,22 @@ def clear_mode(p: dict) -> int:
     return int(p.get("ClearMode", 0))
 
 
+def top_of(p: dict) -> str:
+    """"array" for an array's parameters (they hold its word count
+    MaxWords), else "ring"."""
+    return "array" if "MaxWords" in p else "ring"
+
+
 def tag(p: dict, seed: int, variant: str) -> str:
     loop = p.get("LoopRegs", 0)
     clr = clear_mode(p)
-    return (f"P{p['NumPe']}_w{p['WordWidth']}_r{p['DspRegs']}" + (f"_t{loop}" if loop else "")
-            + f"_d{p['QuotDelay']}_s{p['Slots']}" + (f"_clr{clr}" if clr else "") + f"_{variant}_seed{seed}")
+    if top_of(p) == "array":
+        size = f"_c{p['Chunks']}_m{p['MaxWords']}"
+    else:
+        size = f"_s{p['Slots']}"
+    return (("array_" if top_of(p) == "array" else "") + f"P{p['NumPe']}_w{p['WordWidth']}_r{p['DspRegs']}"
+            + (f"_t{loop}" if loop else "") + f"_d{p['QuotDelay']}" + size + (f"_clr{clr}" if clr else "")
+            + f"_{variant}_seed{seed}")
 
 
 def latency(p: dict) -> int:
@@ -88,7 +105,7 @@ def end_hop(report: Path) -> dict | None:
     return {"routing_ns": round(last["delay"], 3), "tiles": tiles}
 
 
-def loop_paths(netlist: Path, pe: int = 1) -> dict[str, int]:
+def loop_paths(netlist: Path, pe: int = 1, top: str = "mm_ws_ring") -> dict[str, int]:
     """The logic between the registers PE ``pe``'s add reads (h from its
     right neighbour, c from its left one and, with ClearMode 1, its zero-flag
     registers hz_q, cz_q) and the carry chains they feed, in the Yosys
@@ -96,7 +113,7 @@ def loop_paths(netlist: Path, pe: int = 1) -> dict[str, int]:
     register bit, the cell types on each path from it to the first CCU2C
     ("LUT4": one LUT level, "LUT4>PFUMX": a five-input LUT in one slice,
     "LUT4>LUT4": two levels), counted per operand and path."""
-    mod = json.loads(netlist.read_text())["modules"][TOP]
+    mod = json.loads(netlist.read_text())["modules"][top]
     names: dict[int, list[str]] = {}
     for n, info in mod["netnames"].items():
         for b in info["bits"]:
@@ -137,22 +154,28 @@ def loop_paths(netlist: Path, pe: int = 1) -> dict[str, int]:
 
 
 def read_block(params: dict, cwd: Path) -> str:
-    """Yosys commands that read the ring's RTL with the ECP5 MULT18X18D and
-    set its parameters (the flow's read block, montmul.flows.synth.flows.read_block,
-    plus the vendor cell declarations and the MM_ECP5_DSP define)."""
+    """Yosys commands that read the ring's (or the array's) RTL with the ECP5
+    MULT18X18D and set its parameters (the flow's read block,
+    montmul.flows.synth.flows.read_block, plus the vendor cell declarations
+    and the MM_ECP5_DSP define)."""
+    top, files = TOPS[top_of(params)]
     rtl = resources.rtl_dir()
-    srcs = " ".join(flows.rel(rtl / f, cwd) for f in RTL)
+    srcs = " ".join(flows.rel(rtl / f, cwd) for f in files)
     sets = " ".join(f"-set {k} {int(v)}" for k, v in params.items())
     return "\n".join([
         "read_verilog -lib +/ecp5/cells_bb.v",
         f"read_verilog -sv -DMM_ECP5_DSP -I{flows.rel(rtl / 'common', cwd)} {srcs}",
-        f"chparam {sets} {TOP}",
-        f"hierarchy -check -top {TOP}",
+        f"chparam {sets} {top}",
+        f"hierarchy -check -top {top}",
+        # a top whose ports wait for a submodule is derived again under a
+        # $paramod name; synth_ecp5 -top wants the plain one
+        f"rename -top {top}",
     ])
 
 
 def run(params: dict, seed: int, variant: str, timeout: float) -> dict:
-    """Yosys and nextpnr-ecp5 for one ring and seed; the result dict."""
+    """Yosys and nextpnr-ecp5 for one ring (or array) and seed; the result dict."""
+    top, files = TOPS[top_of(params)]
     opts = {**flows.DEFAULTS["ecp5"], "seed": seed, "seeds": 1}
     name = tag(params, seed, variant)
     cwd = ROOT / "build" / "ws_proxy" / name
@@ -160,8 +183,8 @@ def run(params: dict, seed: int, variant: str, timeout: float) -> dict:
         shutil.rmtree(cwd)  # no file of an earlier run may pass for this one's
     cwd.mkdir(parents=True)
     t0 = time.monotonic()
-    rtl = {f: flows.rtl_digest(resources.rtl_dir() / f) for f in RTL}  # what this run reads
-    script = flows.fill("ecp5.ys.in", READ=read_block(params, cwd), SYNTH=flows.ecp5_synth(TOP, opts))
+    rtl = {f: flows.rtl_digest(resources.rtl_dir() / f) for f in files}  # what this run reads
+    script = flows.fill("ecp5.ys.in", READ=read_block(params, cwd), SYNTH=flows.ecp5_synth(top, opts))
     (cwd / "synth.ys").write_text(script)
     secs = {"yosys": tools.run("yosys", ["-q", "-l", "synth.log", "synth.ys"], cwd, "synth.out", timeout=timeout)}
     cells = parse.yosys_stat(cwd / "stat.json")["cells"]
@@ -172,7 +195,7 @@ def run(params: dict, seed: int, variant: str, timeout: float) -> dict:
     rep = parse.nextpnr_report(cwd / "report.json", flows.CLOCK)
     dev = flows.ECP5_DEVICES[str(opts["device"])]
     result = {
-        "design": TOP,
+        "design": top,
         "variant": variant,
         "params": params,
         "seed": seed,
@@ -209,9 +232,9 @@ def summary(r: dict) -> str:
     p = r["params"]
     cp = r.get("critical_path") or {}
     lines = [
-        f"ws ring P={p['NumPe']} w={p['WordWidth']} DspRegs={p['DspRegs']} LoopRegs={p.get('LoopRegs', 0)} "
-        f"ClearMode={clear_mode(p)} d={p['QuotDelay']} "
-        f"slots={p['Slots']} ({r['variant']}), seed {r['seed']}: Fmax {r['fmax_mhz']:.1f} MHz "
+        f"ws {top_of(p)} P={p['NumPe']} w={p['WordWidth']} DspRegs={p['DspRegs']} LoopRegs={p.get('LoopRegs', 0)} "
+        f"ClearMode={clear_mode(p)} d={p['QuotDelay']} {_size_text(p)} "
+        f"({r['variant']}), seed {r['seed']}: Fmax {r['fmax_mhz']:.1f} MHz "
         f"(constraint {r['constraint_mhz']:.0f})",
         f"  LUT4 {r['lut4']:,} + CCU2C {r['ccu2c']:,} (= {r['luts']:,} LUT sites), FF {r['ff']:,}, "
         f"MULT18X18D {r['dsp']}, EBR {r['ebr']}; longest carry chain {r['carry_chain_bits']} bits",
@@ -245,23 +268,32 @@ def _end_text(r: dict) -> str:
     return f"{e['routing_ns']} ns, {e['tiles']} tiles"
 
 
+def _size_text(p: dict) -> str:
+    if top_of(p) == "array":
+        return f"chunks={p['Chunks']} MaxWords={p['MaxWords']}"
+    return f"slots={p['Slots']}"
+
+
 def _design(r: dict) -> tuple:
     p = r["params"]
+    size = (p["Chunks"], p["MaxWords"]) if top_of(p) == "array" else (p["Slots"],)
     return (r["variant"], p["WordWidth"], p["NumPe"], latency(p), p["QuotDelay"], clear_mode(p), p["DspRegs"],
-            p["Slots"])
+            top_of(p), size)
 
 
 def table(results: list[dict]) -> str:
     """The Markdown table of stored results, sorted by variant, word width,
     P, latency, quotient delay, clear mode and seed."""
     rows = sorted(results, key=lambda r: (*_design(r), r["seed"]))
-    out = ["| variant | P | w | DSP regs | transport regs | L | d | loop clears | seed | MULT18X18D | LUT4 sites | "
-           "FF | FFs paired | EBR | Fmax MHz | nextpnr s | critical path (from → to) | into its end register |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    out = ["| top | variant | P | w | DSP regs | transport regs | L | d | loop clears | seed | MULT18X18D | "
+           "LUT4 sites | FF | FFs paired | EBR | Fmax MHz | nextpnr s | critical path (from → to) | "
+           "into its end register |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         p = r["params"]
         paired = f"{r['ff_paired']:,}" if r.get("ff_paired") is not None else "–"
-        out.append(f"| {r['variant']} | {p['NumPe']} | {p['WordWidth']} | {p['DspRegs']} | {p.get('LoopRegs', 0)} | "
+        out.append(f"| {top_of(p)} | {r['variant']} | {p['NumPe']} | {p['WordWidth']} | {p['DspRegs']} | "
+                   f"{p.get('LoopRegs', 0)} | "
                    f"{latency(p)} | {p['QuotDelay']} | {CLEAR_MODES[clear_mode(p)]} | "
                    f"{r['seed']} | {r['dsp']} | {r['luts']:,} | {r['ff']:,} | {paired} | {r['ebr']} | "
                    f"{r['fmax_mhz']:.1f} | {r['seconds']['nextpnr']:.0f} | {_path_text(r)} | {_end_text(r)} |")
@@ -274,13 +306,13 @@ def median_table(results: list[dict]) -> str:
     groups: dict[tuple, list[dict]] = {}
     for r in results:
         groups.setdefault(_design(r), []).append(r)
-    out = ["| variant | P | w | L | d | loop clears | seeds | Fmax MHz per seed | median MHz |",
-           "|---|---|---|---|---|---|---|---|---|"]
+    out = ["| top | variant | P | w | L | d | loop clears | seeds | Fmax MHz per seed | median MHz |",
+           "|---|---|---|---|---|---|---|---|---|---|"]
     for key in sorted(groups):
         rs = sorted(groups[key], key=lambda r: r["seed"])
         p = rs[0]["params"]
         per = ", ".join(f"{r['fmax_mhz']:.1f}" for r in rs)
-        out.append(f"| {rs[0]['variant']} | {p['NumPe']} | {p['WordWidth']} | {latency(p)} | {p['QuotDelay']} | "
+        out.append(f"| {top_of(p)} | {rs[0]['variant']} | {p['NumPe']} | {p['WordWidth']} | {latency(p)} | {p['QuotDelay']} | "
                    f"{CLEAR_MODES[clear_mode(p)]} | {len(rs)} | {per} | "
                    f"{statistics.median(r['fmax_mhz'] for r in rs):.1f} |")
     return "\n".join(out)
@@ -366,6 +398,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="synthesize, place and route one ring; store and print the result")
+    r.add_argument("--top", default="ring", choices=sorted(TOPS),
+                   help="ring: the PEs alone; array: mm_ws_array (ring, sequencer, result and out paths)")
+    r.add_argument("--chunks", type=int, default=1, help="array: laps of the ring c (1 .. 4)")
+    r.add_argument("--max-words", type=int, default=None,
+                   help="array: the largest word count m (default c P - 1, the most the build takes)")
     r.add_argument("--pe", type=int, required=True, help="processing elements P (2 .. 78 fit the 156 DSPs)")
     r.add_argument("--width", type=int, default=16, choices=(16, 17), help="word width w")
     r.add_argument("--dsp-regs", type=int, default=3, choices=(2, 3), help="MULT18X18D registers")
@@ -407,7 +444,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "loop":
         try:
             res = json.loads(args.result.read_text())
-            paths = loop_paths(ROOT / res["work_dir"] / "netlist.json", args.pe)
+            paths = loop_paths(ROOT / res["work_dir"] / "netlist.json", args.pe, res.get("design", "mm_ws_ring"))
         except (OSError, KeyError, ValueError) as exc:
             print(f"error: {args.result}: {exc}", file=sys.stderr)
             return 1
@@ -422,15 +459,33 @@ def main(argv: list[str] | None = None) -> int:
         print(table(load_store()))
         return 0
     lat = args.dsp_regs + 3 + args.loop_regs
-    d = args.quot_delay if args.quot_delay is not None else (lat + 2) // 2
     if not 2 <= args.pe <= 78:
         ap.error(f"--pe must be in [2, 78] (two MULT18X18D per PE, 156 on the LFE5U-85F), not {args.pe}")
-    if not (2 * d >= lat + 1 and d <= 8):
-        ap.error(f"--quot-delay must be in [{(lat + 2) // 2}, 8] for L = {lat}, not {d}")
-    if not 2 <= args.slots <= 16:
-        ap.error(f"--slots must be in [2, 16], not {args.slots}")
-    params = {"NumPe": args.pe, "WordWidth": args.width, "DspRegs": args.dsp_regs, "QuotDelay": d,
-              "Slots": args.slots, "ClearMode": args.clear_mode}
+    if args.top == "array":
+        # mm_ws_array's legal builds (docs/ws.md): 2cd >= L (= L: the quotient bypass)
+        c = args.chunks
+        if not 1 <= c <= 4 or (c > 1 and (args.pe % 2 or math.gcd(args.pe // 2, c) != 1)):
+            ap.error(f"--chunks must be in [1, 4], for c > 1 with P even and gcd(P/2, c) = 1, not {c}")
+        least = max(2, -(-lat // (2 * c)))
+        d = args.quot_delay if args.quot_delay is not None else least
+        if not least <= d <= 8:
+            ap.error(f"--quot-delay must be in [{least}, 8] for L = {lat}, c = {c}, not {d}")
+        top_m = c * args.pe - 1
+        mw = args.max_words if args.max_words is not None else top_m
+        if not max(d + 2, (c - 1) * args.pe) <= mw <= top_m:
+            ap.error(f"--max-words must be in [{max(d + 2, (c - 1) * args.pe)}, {top_m}], not {mw}")
+        if args.clear_mode:
+            ap.error("--clear-mode is a ring option (mm_ws_array builds its PEs with ClearMode 0)")
+        params = {"NumPe": args.pe, "WordWidth": args.width, "DspRegs": args.dsp_regs, "Chunks": c,
+                  "QuotDelay": d, "MaxWords": mw}
+    else:
+        d = args.quot_delay if args.quot_delay is not None else (lat + 2) // 2
+        if not (2 * d >= lat + 1 and d <= 8):
+            ap.error(f"--quot-delay must be in [{(lat + 2) // 2}, 8] for L = {lat}, not {d}")
+        if not 2 <= args.slots <= 16:
+            ap.error(f"--slots must be in [2, 16], not {args.slots}")
+        params = {"NumPe": args.pe, "WordWidth": args.width, "DspRegs": args.dsp_regs, "QuotDelay": d,
+                  "Slots": args.slots, "ClearMode": args.clear_mode}
     if args.loop_regs:
         params["LoopRegs"] = args.loop_regs
     try:

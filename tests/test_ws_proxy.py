@@ -41,7 +41,7 @@ def test_read_block(script, tmp_path):
     assert "-DMM_ECP5_DSP" in lines[1] and "../../../rtl/ws/mm_ws_ring.sv" in lines[1]
     assert "/" + "work" not in text and str(resources.data_root()) not in text  # relative paths only
     assert lines[2] == "chparam -set NumPe 68 -set WordWidth 17 mm_ws_ring"
-    assert lines[3] == "hierarchy -check -top mm_ws_ring"
+    assert lines[3] == "hierarchy -check -top mm_ws_ring" and lines[4] == "rename -top mm_ws_ring"
     # the flow's own template around it: critpath can rerun it with src attributes
     full = flows.fill("ecp5.ys.in", READ=text, SYNTH=flows.ecp5_synth("mm_ws_ring", flows.DEFAULTS["ecp5"]))
     assert full.rstrip().endswith("write_json netlist.json")
@@ -51,12 +51,13 @@ def test_table_sorted(script):
     rows = [_result(68, 16, 2, 151.25), _result(34, 16, 1, 160.0), _result(68, 17, 1, 140.5),
             _result(68, 16, 1, 155.0)]
     lines = script.table(rows).splitlines()[2:]
-    keys = [(line.split("|")[2].strip(), line.split("|")[3].strip(), line.split("|")[9].strip()) for line in lines]
+    keys = [(line.split("|")[3].strip(), line.split("|")[4].strip(), line.split("|")[10].strip()) for line in lines]
     assert keys == [("34", "16", "1"), ("68", "16", "1"), ("68", "16", "2"), ("68", "17", "1")]
     assert "| 151.2 |" in lines[2] or "| 151.3 |" in lines[2]
     assert "mm_ws_pe.sv:1 → mm_ws_pe.sv:2" in lines[0]
     # results stored before ClearMode existed were made with synchronous resets
-    assert all(line.split("|")[8].strip() == "sync reset" for line in lines)
+    assert all(line.split("|")[9].strip() == "sync reset" for line in lines)
+    assert all(line.split("|")[1].strip() == "ring" for line in lines)
     assert lines[0].rstrip("| ").endswith("not recorded")
 
 
@@ -66,14 +67,14 @@ def test_clear_mode_in_table_tag_and_medians(script):
     rows[3]["end_hop"] = {"routing_ns": 0.13, "tiles": 0}
     rows[3]["ff_paired"] = 12345
     lines = script.table(rows).splitlines()[2:]
-    assert [line.split("|")[8].strip() for line in lines] == ["sync reset"] * 3 + ["zero flags"] * 2
+    assert [line.split("|")[9].strip() for line in lines] == ["sync reset"] * 3 + ["zero flags"] * 2
     assert "| 12,345 |" in lines[3] and lines[3].rstrip("| ").endswith("0.13 ns, 0 tiles")
     assert script.tag(rows[1]["params"], 2, "base") == "P68_w17_r3_d4_s2_base_seed2"  # as before ClearMode
     assert script.tag(rows[3]["params"], 1, "base") == "P68_w17_r3_d4_s2_clr1_base_seed1"
     med = script.median_table(rows).splitlines()[2:]
     assert len(med) == 2
-    assert med[0].split("|")[7].strip() == "3" and med[0].split("|")[9].strip() == "139.0"
-    assert med[1].split("|")[9].strip() == "143.0"
+    assert med[0].split("|")[8].strip() == "3" and med[0].split("|")[10].strip() == "139.0"
+    assert med[1].split("|")[10].strip() == "143.0"
     # the sizes table takes each design's median, then the best design
     sizes = script.sizes_table(rows).splitlines()[2:]
     assert all("143.0 (w 17)" in r for r in sizes)
@@ -103,7 +104,9 @@ def test_doc_holds_the_stored_table(script):
     assert results, "no stored proxy results in syn/proxy"
     for r in results:
         p = r["params"]
-        assert r["status"] == "ok" and r["dsp"] == 2 * p["NumPe"] and 2 * p["QuotDelay"] >= script.latency(p) + 1
+        bypass = script.top_of(p) == "array"  # the array's quotient bypass: 2cd = L is legal
+        assert r["status"] == "ok" and r["dsp"] == 2 * p["NumPe"]
+        assert 2 * p.get("Chunks", 1) * p["QuotDelay"] >= script.latency(p) + (0 if bypass else 1)
     text = script.DOC.read_text()
     assert script.table(results) in text and script.sizes_table(results) in text
     assert script.median_table(results) in text
@@ -126,6 +129,16 @@ def test_sizes_table_marks_the_run_it_borrows(script):
     (["run", "--pe", "8", "--slots", "1"], "--slots must be in [2, 16]"),
     (["run", "--pe", "8", "--width", "18"], "invalid choice"),
     (["run", "--pe", "8", "--clear-mode", "2"], "invalid choice"),
+    (["run", "--top", "array", "--pe", "8", "--quot-delay", "2"], "--quot-delay must be in [3, 8] for L = 6, c = 1"),
+    (["run", "--top", "array", "--pe", "6", "--chunks", "2", "--quot-delay", "1"],
+     "--quot-delay must be in [2, 8] for L = 6, c = 2"),
+    (["run", "--top", "array", "--pe", "68", "--chunks", "2"], "gcd(P/2, c) = 1"),
+    (["run", "--top", "array", "--pe", "9", "--chunks", "2"], "P even"),
+    (["run", "--top", "array", "--pe", "66", "--max-words", "66"], "--max-words must be in [5, 65], not 66"),
+    (["run", "--top", "array", "--pe", "70", "--chunks", "3", "--max-words", "139"],
+     "--max-words must be in [140, 209], not 139"),
+    (["run", "--top", "array", "--pe", "66", "--clear-mode", "1"], "--clear-mode is a ring option"),
+    (["run", "--top", "tree", "--pe", "66"], "invalid choice"),
 ])
 def test_errors(script, capsys, argv, want):
     with pytest.raises(SystemExit) as exc:
@@ -142,6 +155,23 @@ def test_tag_names_every_parameter(script):
     other = copy.deepcopy(r)
     other["params"]["Slots"] = 4
     assert script.tag(other["params"], 3, "v2") != t
+
+
+def test_array_tag_read_block_and_table(script):
+    """--top array places mm_ws_array (its file after the ring's) under a
+    name of its own, and its rows say so."""
+    p = {"NumPe": 66, "WordWidth": 17, "DspRegs": 3, "Chunks": 1, "QuotDelay": 3, "MaxWords": 65}
+    assert script.top_of(p) == "array"
+    assert script.tag(p, 1, "base") == "array_P66_w17_r3_d3_c1_m65_base_seed1"
+    cwd = resources.data_root() / "build" / "ws_proxy" / "x"
+    lines = script.read_block(p, cwd).splitlines()
+    assert lines[1].endswith("../../../rtl/ws/mm_ws_ring.sv ../../../rtl/ws/mm_ws_array.sv")
+    assert lines[2].endswith(" mm_ws_array") and lines[3] == "hierarchy -check -top mm_ws_array"
+    ring = _result(66, 17, 1, 140.0)
+    arr = {**copy.deepcopy(ring), "params": p, "design": "mm_ws_array"}
+    lines = script.table([arr, ring]).splitlines()[2:]
+    assert sorted(line.split("|")[1].strip() for line in lines) == ["array", "ring"]
+    assert script._size_text(p) == "chunks=1 MaxWords=65" and script._size_text(ring["params"]) == "slots=2"
 
 
 def test_sizes(script):
@@ -197,6 +227,6 @@ def test_loop_paths(script, tmp_path):
     nets = {"gen_pe[2].u_pe.h_o": {"bits": [2]}, "gen_pe[1].u_pe.gen_clear_flags.hz_q": {"bits": [5]},
             "gen_pe[0].u_pe.tok_b_q": {"bits": [7]}}
     nl = tmp_path / "netlist.json"
-    nl.write_text(json.dumps({"modules": {script.TOP: {"cells": cells, "netnames": nets}}}))
+    nl.write_text(json.dumps({"modules": {"mm_ws_ring": {"cells": cells, "netnames": nets}}}))
     assert script.loop_paths(nl, 1) == {"h flag: LUT4": 1, "h flag: LUT4>PFUMX": 1, "h: LUT4>PFUMX": 1}
     assert script.loop_paths(nl, 5) == {}

@@ -325,28 +325,24 @@ module mm_ws_array #(
 
   // B word i of a squaring: word i of the half's previous result, written
   // as it came out (at least 2 cycles before it is read, docs/ws.md)
+  // (a memory: one write and one asynchronous read port, LUT RAM on the
+  // ECP5; an index past MaxWords writes nothing and reads word 0)
+  localparam int BufAw = (MaxWords > 1) ? $clog2(MaxWords) : 1;
   for (genvar k = 0; k < 2; k++) begin : gen_sq
-    logic [MaxWords-1:0][W-1:0] buf_q;
-    logic                       wr;
+    logic [W-1:0]     buf_q [MaxWords];
+    logic             wr;
+    logic [BufAw-1:0] raddr;
 
-    assign wr = res[W+1] && res[W] == 1'(k);
+    assign wr    = res[W+1] && res[W] == 1'(k);
+    assign raddr = (fin[DIdx+:CW] < CW'(MaxWords)) ? fin[DIdx+:BufAw] : '0;
 
     always_ff @(posedge clk_i) begin
-      for (int x = 0; x < MaxWords; x++) begin
-        if (wr && waddr_d[k] == CW'(x)) begin
-          buf_q[x] <= res[W-1:0];
-        end
+      if (wr && waddr_d[k] < CW'(MaxWords)) begin
+        buf_q[waddr_d[k][BufAw-1:0]] <= res[W-1:0];
       end
     end
 
-    always_comb begin
-      sq_rd[k] = buf_q[0];
-      for (int x = 1; x < MaxWords; x++) begin
-        if (fin[DIdx+:CW] == CW'(x)) begin
-          sq_rd[k] = buf_q[x];
-        end
-      end
-    end
+    assign sq_rd[k] = buf_q[raddr];
   end
 
   assign sq_word = fin[DHalf] ? sq_rd[1] : sq_rd[0];

@@ -145,6 +145,20 @@ module mm_ws_ring #(
       in_dchunk = inj_dchunk_i;
       in_flags = inj_flags_i;
       qown_d   = inj_qown_i;
+    end else if (C == 1) begin
+      // one lap: no token comes round (every token stops at or before PE
+      // NumPe-1, docs/ws.md), so the ring is a line with no wrap wires
+      in_b     = '0;
+      in_q     = '0;
+      in_slot  = '0;
+      in_valid = 1'b0;
+      in_last  = 1'b0;
+      in_tail  = 1'b0;
+      in_load  = 1'b0;
+      in_dest  = '0;
+      in_dchunk = '0;
+      in_flags = '0;
+      qown_d   = 1'b1;
     end else begin
       in_b     = tok_b[NumPe-1];
       in_q     = tok_q[NumPe-1];
@@ -212,7 +226,8 @@ module mm_ws_ring #(
     logic [IndexWidth-1:0] pe_dest;
     logic [ChunkWidth-1:0] pe_dchunk;
     logic [2:0]            pe_flags;
-    logic [ChainLen-1:0][W-1:0] pe_chain;
+    // flat: Yosys cannot size a 2-D packed signal of a generate scope
+    logic [ChainLen*W-1:0] pe_chain;
     logic [W+1:0]          pe_out;
 
     if (v == 0) begin : gen_first
@@ -239,6 +254,19 @@ module mm_ws_ring #(
       assign pe_dchunk = tok_dchunk[Left];
       assign pe_flags = tok_flags[Left];
       assign pe_chain = chain[Left];
+    end
+
+    // the carry into PE 0 from PE NumPe-1: with one lap PE 0 is virtual
+    // PE 0 and PE NumPe-1 the top virtual PE or idle (carry 0), so a line
+    // has no wire there
+    logic [W:0] pe_c;
+    logic       pe_cz;
+    if (v == 0 && C == 1) begin : gen_c_none
+      assign pe_c  = '0;
+      assign pe_cz = 1'b1;
+    end else begin : gen_c_left
+      assign pe_c  = carry[Left];
+      assign pe_cz = czero[Left];
     end
 
     // the out path ends at PE 0: PE NumPe-1 takes nothing from the right
@@ -281,8 +309,8 @@ module mm_ws_ring #(
       .tok_dest_o  (tok_dest[v]),
       .tok_dchunk_o (tok_dchunk[v]),
       .tok_flags_o (tok_flags[v]),
-      .c_i         (carry[Left]),
-      .c_zero_i    (czero[Left]),
+      .c_i         (pe_c),
+      .c_zero_i    (pe_cz),
       .c_o         (carry[v]),
       .c_zero_o    (czero[v]),
       .h_i         (h_in[v]),
@@ -301,7 +329,12 @@ module mm_ws_ring #(
     // the h word from the right neighbour: 2c - 2 registers more than its
     // h register, so that it is read 2c - 1 cycles after it is written
     // (and its zero flag with it)
-    if (HDelay == 0) begin : gen_h_direct
+    if (v == NumPe - 1 && C == 1) begin : gen_h_none
+      // one lap: virtual PE 0 (PE 0) sends h = 0 to the left, so the line
+      // has no wire from PE 0 to PE NumPe-1
+      assign h_in[v]  = '0;
+      assign hz_in[v] = 1'b1;
+    end else if (HDelay == 0) begin : gen_h_direct
       assign h_in[v]  = hword[Right];
       assign hz_in[v] = hzero[Right];
     end else begin : gen_h_line

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// mm_pke_bank: one CRT half's word memory of the public-key engine mm_pke
+// (docs/pke.md, "Architecture" and "Memory map"): 2^AddrBits words of
+// WordWidth bits in two EBR groups, the top address bit selecting the group.
+// Each group reads on one port and writes on the other (an ECP5 DP16KD used
+// as a simple dual-port RAM), so an operation reads two operands in one
+// cycle when they sit in different groups.
+//
+// Read latency 2 (the model's Timing.mem): the address presented with
+// rd_en_i in cycle t is registered at the edge ending t, the RAM's word is
+// registered again (the EBR's output register), and rd_data_o holds it in
+// cycle t + 2 (the address register keeps its address while rd_en_i is low).  A write
+// presented in cycle t is done at the edge ending t; a read of the same word
+// addressed in cycle t + 1 or later returns the new word.  The memory has no
+// reset (block RAM).
+`include "mm_macros.svh"
+
+module mm_pke_bank #(
+  parameter int WordWidth = 17,  // w: 2 .. 18 (one word of an 18-bit EBR port)
+  parameter int AddrBits  = 13,  // bank address bits: 2 .. 16 (2^(AddrBits-1) words per group)
+  // derived, not to be set
+  localparam int GroupBits = AddrBits - 1
+) (
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+  // read ports, one per group (index: group)
+  input  logic [1:0]           rd_en_i,
+  input  logic [1:0][GroupBits-1:0] rd_addr_i,
+  output logic [1:0][WordWidth-1:0] rd_data_o,
+  // write ports, one per group
+  input  logic [1:0]           wr_en_i,
+  input  logic [1:0][GroupBits-1:0] wr_addr_i,
+  input  logic [1:0][WordWidth-1:0] wr_data_i
+);
+
+  if (WordWidth < 2 || WordWidth > 18) begin : gen_bad_width
+    `MM_FATAL("mm_pke_bank: WordWidth must be in [2, 18]")
+  end
+  if (AddrBits < 2 || AddrBits > 16) begin : gen_bad_addr
+    `MM_FATAL("mm_pke_bank: AddrBits must be in [2, 16]")
+  end
+
+  localparam int Words = 1 << GroupBits;
+
+  for (genvar g = 0; g < 2; g++) begin : gen_group
+    logic [WordWidth-1:0] mem_q [Words];
+    logic [GroupBits-1:0] raddr_q, raddr_d;
+    logic [WordWidth-1:0] rdata_q, rdata_d;
+
+    always_comb begin
+      raddr_d = raddr_q;
+      rdata_d = rdata_q;
+      if (rd_en_i[g]) begin
+        raddr_d = rd_addr_i[g];
+      end
+      rdata_d = mem_q[raddr_q];
+    end
+
+    // The RAM: no reset, one write port.
+    always_ff @(posedge clk_i) begin
+      if (wr_en_i[g]) begin
+        mem_q[wr_addr_i[g]] <= wr_data_i[g];
+      end
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        raddr_q <= '0;
+        rdata_q <= '0;
+      end else begin
+        raddr_q <= raddr_d;
+        rdata_q <= rdata_d;
+      end
+    end
+
+    assign rd_data_o[g] = rdata_q;
+  end
+
+endmodule
