@@ -24,8 +24,8 @@ def test_entry_matches_rtl(name):
         assert core.top == f"mm_{core.name}", "registry name must be the module name without mm_"
     for path in core.sources():
         text = path.read_text()
-        mods = re.findall(r"^module\s+(\w+)", text, re.M)
-        assert mods == [path.stem], f"{path}: one module per file, named after the file"
+        mods = re.findall(r"^(?:module|package)\s+(\w+)", text, re.M)
+        assert mods == [path.stem], f"{path}: one module or package per file, named after the file"
         assert path.stem.startswith("mm_")
     top = core.sources()[-1].read_text()
     for p in core.all_params:
@@ -145,3 +145,18 @@ def test_every_rtl_file_is_registered_and_in_fusesoc():
 def test_unknown_core_message():
     with pytest.raises(KeyError, match="known cores"):
         cores.get("nope")
+
+
+def test_mm_pkg_width_range_is_the_registry_s() -> None:
+    """rtl/common/mm_pkg.sv's legal widths are the registry's, and a core
+    whose files use the package reads it before them."""
+    text = (RTL / "common" / "mm_pkg.sv").read_text()
+    got = {m[0]: int(m[1]) for m in re.findall(r"localparam int (Width(?:Min|Max)) = (\d+);", text)}
+    assert got == {"WidthMin": cores.WIDTH.lo, "WidthMax": cores.WIDTH.hi}
+    users = 0
+    for core in [*cores.CORES.values(), *cores.UNITS.values()]:
+        using = [i for i, f in enumerate(core.rtl) if "mm_pkg::" in (RTL / f).read_text()]
+        if using:
+            users += 1
+            assert "common/mm_pkg.sv" in core.rtl[:min(using)], core.name
+    assert users >= 15

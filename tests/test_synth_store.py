@@ -248,3 +248,61 @@ def test_rekey_same_netlist(tmp_path, monkeypatch):
         assert [e["stale"] for e in store.entries()] == ["rtl/common/mm_in_check.sv changed"]
     finally:
         shutil.rmtree(src, ignore_errors=True)
+
+
+@pytest.mark.rtl
+def test_rekey_equiv(tmp_path, monkeypatch):
+    """A result is re-filed when Yosys proves its design's RTL today
+    equivalent to the RTL at the named revision, also when the design gained
+    a file (a package of constants), and stays stale when the function
+    changed or when it was made from other RTL than the revision's."""
+    import dataclasses
+    import subprocess
+
+    from montmul import cores
+
+    src = resources.data_root() / "build" / "test_store" / uuid.uuid4().hex
+    try:
+        for sub in ("rtl", "syn"):
+            shutil.copytree(resources.data_root() / sub, src / sub)
+        git = ["git", "-C", str(src), "-c", "user.name=t", "-c", "user.email=t@t"]
+        subprocess.run([*git, "init", "-q"], check=True)
+        subprocess.run([*git, "add", "rtl"], check=True)
+        subprocess.run([*git, "commit", "-q", "-m", "rtl"], check=True)
+        monkeypatch.setenv(resources.SOURCE_ENV, str(src))
+        monkeypatch.setenv("MONTMUL_SYNTH_DIR", str(src / "build" / "synth"))
+        monkeypatch.setenv(store.STORE_ENV, str(src / "store"))
+        monkeypatch.setenv(resources.BUILD_ENV, str(src / "build"))
+        (src / "store").mkdir()
+        made = _result(JOB)
+        _write(src / "store", made)
+        older = _result(synth.Job("r2_basic", 9, "ecp5"))
+        older["hashes"]["rtl"]["rtl/radix2/mm_r2_basic.sv"] = "2" * 64  # made from RTL before the revision
+        older["key"] = "d" * 24
+        _write(src / "store", older)
+        # an equivalent change: a register written without the macro, and
+        # a package the core now reads first
+        core = src / "rtl" / "radix2" / "mm_r2_basic.sv"
+        core.write_text(core.read_text().replace(
+            "`MM_FF(cnt_q, cnt_d, '0)",
+            "always_ff @(posedge clk_i or negedge rst_ni) if (!rst_ni) cnt_q <= '0; else cnt_q <= cnt_d;"))
+        (src / "rtl" / "common" / "mm_probe_pkg.sv").write_text(
+            "package mm_probe_pkg;\n  localparam int Probe = 3;\nendpackage\n")
+        c = cores.CORES["r2_basic"]
+        monkeypatch.setitem(cores.CORES, "r2_basic", dataclasses.replace(c, rtl=("common/mm_probe_pkg.sv", *c.rtl)))
+        assert synth.cached(JOB) is None
+        with pytest.raises(ValueError):
+            store.rekey_equiv("no-such-rev")
+        (moved,) = store.rekey_equiv("HEAD")
+        got = synth.cached(JOB)
+        assert got is not None and got["fmax_mhz"] == made["fmax_mhz"] and got["key"] != made["key"]
+        rec = got["rekeyed"][-1]
+        assert rec["by"] == "equiv" and rec["signals"] > 0 and rec["params"]["Width"] == 8
+        assert sorted(rec["files"]) == ["rtl/common/mm_probe_pkg.sv", "rtl/radix2/mm_r2_basic.sv"]
+        assert (src / "store" / f"{older['key']}.json").is_file()  # not made from the revision's RTL
+        # a change of function: the counter's reset value
+        _write(src / "store", made)
+        core.write_text(core.read_text().replace("cnt_q <= '0;", "cnt_q <= 1;"))
+        assert store.rekey_equiv("HEAD") == []
+    finally:
+        shutil.rmtree(src, ignore_errors=True)

@@ -63,19 +63,10 @@ module mm_brfa #(
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      as_q <= '0;
-      ac_q <= '0;
-      cy_q <= 1'b0;
-      a_q  <= 1'b0;
-    end else begin
-      as_q <= as_d;
-      ac_q <= ac_d;
-      cy_q <= cy_d;
-      a_q  <= a_d;
-    end
-  end
+  `MM_FF(as_q, as_d, '0)
+  `MM_FF(ac_q, ac_d, '0)
+  `MM_FF(cy_q, cy_d, 1'b0)
+  `MM_FF(a_q, a_d, 1'b0)
 
   assign a_o = a_q;
 

@@ -40,13 +40,7 @@ module mm_cpa_fc #(
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      carry_q <= 1'b0;
-    end else begin
-      carry_q <= carry_d;
-    end
-  end
+  `MM_FF(carry_q, carry_d, 1'b0)
 
   assign sum_o = sum[WordWidth-1:0];
 

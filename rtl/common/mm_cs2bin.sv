@@ -133,17 +133,9 @@ module mm_cs2bin #(
     endcase
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      state_q <= StWait;
-      idx_q   <= '0;
-      res_q   <= '0;
-    end else begin
-      state_q <= state_d;
-      idx_q   <= idx_d;
-      res_q   <= res_d;
-    end
-  end
+  `MM_FF(state_q, state_d, StWait)
+  `MM_FF(idx_q, idx_d, '0)
+  `MM_FF(res_q, res_d, '0)
 
   // The core's response is taken with the last word, or by the consumer
   // when it is an error.

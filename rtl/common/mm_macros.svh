@@ -11,6 +11,19 @@
 `else
 `define MM_FATAL(msg) $fatal(1, msg);
 `endif  // __ICARUS__
+// MM_FF(q, d, rst): the flip-flop q with next value d, reset to rst by the
+// module's asynchronous active-low rst_ni, clocked by its clk_i (OpenTitan's
+// FF macros do the same): a register's always_ff holds only its reset value
+// and `q <= d`, so a module lists its registers one line each.
+`define MM_FF(q, d, rst) \
+  always_ff @(posedge clk_i or negedge rst_ni) begin \
+    if (!rst_ni) begin \
+      q <= rst; \
+    end else begin \
+      q <= d; \
+    end \
+  end
+
 // MM_CORE_PORTS: the ports of the common core interface (docs/interface.md),
 // after `clk_i`/`rst_ni` the request (in_valid_i, in_ready_o, a_i, b_i in
 // [0, 2N), odd n_i with 3 <= N < 2^Width) and the response (out_valid_o,

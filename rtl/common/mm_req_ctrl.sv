@@ -104,19 +104,10 @@ module mm_req_ctrl #(
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      idle_q <= 1'b1;
-      busy_q <= 1'b0;
-      done_q <= 1'b0;
-      err_q  <= 1'b0;
-    end else begin
-      idle_q <= idle_d;
-      busy_q <= busy_d;
-      done_q <= done_d;
-      err_q  <= err_d;
-    end
-  end
+  `MM_FF(idle_q, idle_d, 1'b1)
+  `MM_FF(busy_q, busy_d, 1'b0)
+  `MM_FF(done_q, done_d, 1'b0)
+  `MM_FF(err_q, err_d, 1'b0)
 
   assign in_ready_o  = idle_q;
   assign busy_o      = busy_q;

@@ -128,23 +128,12 @@ module mm_req_pipe #(
     count_d = count_q + CntW'(accept_o) - CntW'(take);
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      filled_q <= '0;
-      err_q    <= '0;
-      res_q    <= (Depth * OpWidth)'(0);
-      head_q   <= '0;
-      tail_q   <= '0;
-      count_q  <= '0;
-    end else begin
-      filled_q <= filled_d;
-      err_q    <= err_d;
-      res_q    <= res_d;
-      head_q   <= head_d;
-      tail_q   <= tail_d;
-      count_q  <= count_d;
-    end
-  end
+  `MM_FF(filled_q, filled_d, '0)
+  `MM_FF(err_q, err_d, '0)
+  `MM_FF(res_q, res_d, (Depth * OpWidth)'(0))
+  `MM_FF(head_q, head_d, '0)
+  `MM_FF(tail_q, tail_d, '0)
+  `MM_FF(count_q, count_d, '0)
 
 `ifdef MM_FORMAL
   assign f_count_o = count_q;

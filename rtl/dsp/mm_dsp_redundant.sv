@@ -50,7 +50,7 @@ module mm_dsp_redundant #(
 `endif
 );
 
-  if (Width < 3 || Width > 8192) begin : gen_bad_width
+  if (Width < mm_pkg::WidthMin || Width > mm_pkg::WidthMax) begin : gen_bad_width
     `MM_FATAL("mm_dsp_redundant: Width must be in [3, 8192]")
   end
   if (R2 < 6 || R2 > 24 || R1 < R2 || R1 > 2 * R2 - 4 || R1 > 40) begin : gen_bad_digits
@@ -115,13 +115,7 @@ module mm_dsp_redundant #(
       end
     end
 
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        res_q <= '0;
-      end else begin
-        res_q <= res_d;
-      end
-    end
+    `MM_FF(res_q, res_d, '0)
 
     assign start_tag = '0;
     // slot_free: mm_req_ctrl takes a request only when idle, with the
@@ -205,13 +199,7 @@ module mm_dsp_redundant #(
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      ctx_q <= CtxW'(0);
-    end else begin
-      ctx_q <= ctx_d;
-    end
-  end
+  `MM_FF(ctx_q, ctx_d, CtxW'(0))
 
   // ------------------------------------------------------------------------
   // Stage A: the digit multipliers
@@ -279,19 +267,10 @@ module mm_dsp_redundant #(
     logic [DM*PW-1:0] pm_b_q;
     logic [DB*PW-1:0] pb_b_q;
     logic [R1-1:0]    m1_b_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        ctx_b_q <= CtxW'(0);
-        pm_b_q  <= (DM * PW)'(0);
-        pb_b_q  <= (DB * PW)'(0);
-        m1_b_q  <= '0;
-      end else begin
-        ctx_b_q <= ctx_q;
-        pm_b_q  <= pm_a;
-        pb_b_q  <= pb_a;
-        m1_b_q  <= m1_a;
-      end
-    end
+    `MM_FF(ctx_b_q, ctx_q, CtxW'(0))
+    `MM_FF(pm_b_q, pm_a, (DM * PW)'(0))
+    `MM_FF(pb_b_q, pb_a, (DB * PW)'(0))
+    `MM_FF(m1_b_q, m1_a, '0)
     assign ctx_b = ctx_b_q;
     assign pm_b  = pm_b_q;
     assign pb_b  = pb_b_q;
@@ -388,19 +367,10 @@ module mm_dsp_redundant #(
     logic [DS*DW-1:0] u_c_q;
     logic [DK*DW-1:0] k_c_q;
     logic [1:0]       c_c_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        ctx_c_q <= CtxW'(0);
-        u_c_q   <= (DS * DW)'(0);
-        k_c_q   <= (DK * DW)'(0);
-        c_c_q   <= '0;
-      end else begin
-        ctx_c_q <= ctx_b_out;
-        u_c_q   <= u_b;
-        k_c_q   <= k_b;
-        c_c_q   <= c_b;
-      end
-    end
+    `MM_FF(ctx_c_q, ctx_b_out, CtxW'(0))
+    `MM_FF(u_c_q, u_b, (DS * DW)'(0))
+    `MM_FF(k_c_q, k_b, (DK * DW)'(0))
+    `MM_FF(c_c_q, c_b, '0)
     assign ctx_c = ctx_c_q;
     assign u_c   = u_c_q;
     assign k_c   = k_c_q;

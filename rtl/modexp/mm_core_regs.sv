@@ -12,6 +12,8 @@
 //
 // The core is mm_modexp_core, the generated wrapper of the registered core
 // (montmul.engine.core_wrapper), as in the engines.
+`include "mm_macros.svh"
+
 module mm_core_regs #(
   parameter int Width = 32  // modulus width k
 ) (
@@ -49,21 +51,11 @@ module mm_core_regs #(
     .err_o      (err)
   );
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      in_valid_q  <= 1'b0;
-      out_ready_q <= 1'b0;
-      in_ready_q  <= 1'b0;
-      out_valid_q <= 1'b0;
-      err_q       <= 1'b0;
-    end else begin
-      in_valid_q  <= in_valid_i;
-      out_ready_q <= out_ready_i;
-      in_ready_q  <= in_ready;
-      out_valid_q <= out_valid;
-      err_q       <= err;
-    end
-  end
+  `MM_FF(in_valid_q, in_valid_i, 1'b0)
+  `MM_FF(out_ready_q, out_ready_i, 1'b0)
+  `MM_FF(in_ready_q, in_ready, 1'b0)
+  `MM_FF(out_valid_q, out_valid, 1'b0)
+  `MM_FF(err_q, err, 1'b0)
 
   always_ff @(posedge clk_i) begin
     a_q <= a_i;

@@ -53,7 +53,7 @@ module mm_modexp #(
   output logic                     err_o       // request rejected; result_o is 0
 );
 
-  if (Width < 3 || Width > 8192) begin : gen_bad_width
+  if (Width < mm_pkg::WidthMin || Width > mm_pkg::WidthMax) begin : gen_bad_width
     `MM_FATAL("mm_modexp: Width must be in [3, 8192]")
   end
 
@@ -579,25 +579,13 @@ module mm_modexp #(
 
   // Pipeline registers of the exponent-bit selection and the reductions:
   // loaded every cycle, no reset needed for function (reset for clean traces).
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      epart_q   <= '0;
-      red_gen_q <= '0;
-      red_tra_q <= '0;
-      red_c_q   <= '0;
-      chk1_q    <= '0;
-      chkn_q    <= '0;
-      chk_q     <= 1'b0;
-    end else begin
-      epart_q   <= epart_d;
-      red_gen_q <= red_gen;
-      red_tra_q <= red_tra;
-      red_c_q   <= red_c;
-      chk1_q    <= chk1_seg;
-      chkn_q    <= chkn_seg;
-      chk_q     <= chk_d;
-    end
-  end
+  `MM_FF(epart_q, epart_d, '0)
+  `MM_FF(red_gen_q, red_gen, '0)
+  `MM_FF(red_tra_q, red_tra, '0)
+  `MM_FF(red_c_q, red_c, '0)
+  `MM_FF(chk1_q, chk1_seg, '0)
+  `MM_FF(chkn_q, chkn_seg, '0)
+  `MM_FF(chk_q, chk_d, 1'b0)
 
   assign in_ready_o     = (state_q == StIdle);
   assign out_valid_o    = (state_q == StDone);

@@ -84,7 +84,7 @@ module mm_modexp_crt #(
   output logic                          err_o
 );
 
-  if (Width < 3 || Width > 8192) begin : gen_bad_width
+  if (Width < mm_pkg::WidthMin || Width > mm_pkg::WidthMax) begin : gen_bad_width
     `MM_FATAL("mm_modexp_crt: Width must be in [3, 8192]")
   end
   if (ExpWidth < Width || ExpWidth > 16384) begin : gen_bad_exp_width
@@ -554,51 +554,26 @@ module mm_modexp_crt #(
     endcase
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      state_q  <= StIdle;
-      ph_q     <= '0;
-      sub_q    <= '0;
-      ebit_q   <= '0;
-      idx_q    <= '0;
-      n_q      <= '0;
-      e_q      <= '0;
-      r2_q     <= '0;
-      sh_q     <= '0;
-      pre_q    <= '0;
-      x_q      <= '0;
-      y_q      <= '0;
-      z_q      <= '0;
-      chi_q    <= '0;
-      clo_q    <= '0;
-      qinvr_q  <= '0;
-      ladder_q <= 1'b0;
-      err_q    <= 1'b0;
-      iss_q    <= '0;
-      rcv_q    <= '0;
-    end else begin
-      state_q  <= state_d;
-      ph_q     <= ph_d;
-      sub_q    <= sub_d;
-      ebit_q   <= ebit_d;
-      idx_q    <= idx_d;
-      n_q      <= n_d;
-      e_q      <= e_d;
-      r2_q     <= r2_d;
-      sh_q     <= sh_d;
-      pre_q    <= pre_d;
-      x_q      <= x_d;
-      y_q      <= y_d;
-      z_q      <= z_d;
-      chi_q    <= chi_d;
-      clo_q    <= clo_d;
-      qinvr_q  <= qinvr_d;
-      ladder_q <= ladder_d;
-      err_q    <= err_d;
-      iss_q    <= iss_d;
-      rcv_q    <= rcv_d;
-    end
-  end
+  `MM_FF(state_q, state_d, StIdle)
+  `MM_FF(ph_q, ph_d, '0)
+  `MM_FF(sub_q, sub_d, '0)
+  `MM_FF(ebit_q, ebit_d, '0)
+  `MM_FF(idx_q, idx_d, '0)
+  `MM_FF(n_q, n_d, '0)
+  `MM_FF(e_q, e_d, '0)
+  `MM_FF(r2_q, r2_d, '0)
+  `MM_FF(sh_q, sh_d, '0)
+  `MM_FF(pre_q, pre_d, '0)
+  `MM_FF(x_q, x_d, '0)
+  `MM_FF(y_q, y_d, '0)
+  `MM_FF(z_q, z_d, '0)
+  `MM_FF(chi_q, chi_d, '0)
+  `MM_FF(clo_q, clo_d, '0)
+  `MM_FF(qinvr_q, qinvr_d, '0)
+  `MM_FF(ladder_q, ladder_d, 1'b0)
+  `MM_FF(err_q, err_d, 1'b0)
+  `MM_FF(iss_q, iss_d, '0)
+  `MM_FF(rcv_q, rcv_d, '0)
 
   assign in_ready_o  = (state_q == StIdle);
   assign out_valid_o = (state_q == StDone);

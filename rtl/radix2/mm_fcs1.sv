@@ -50,7 +50,7 @@ module mm_fcs1 #(
   output logic             err_o        // request rejected; ss_o = sc_o = 0
 );
 
-  if (Width < 3 || Width > 8192) begin : gen_bad_width
+  if (Width < mm_pkg::WidthMin || Width > mm_pkg::WidthMax) begin : gen_bad_width
     `MM_FATAL("mm_fcs1: Width must be in [3, 8192]")
   end
 
@@ -179,23 +179,12 @@ module mm_fcs1 #(
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      ss_q  <= '0;
-      sc_q  <= '0;
-      bs_q  <= '0;
-      bc_q  <= '0;
-      n_q   <= '0;
-      cnt_q <= '0;
-    end else begin
-      ss_q  <= ss_d;
-      sc_q  <= sc_d;
-      bs_q  <= bs_d;
-      bc_q  <= bc_d;
-      n_q   <= n_d;
-      cnt_q <= cnt_d;
-    end
-  end
+  `MM_FF(ss_q, ss_d, '0)
+  `MM_FF(sc_q, sc_d, '0)
+  `MM_FF(bs_q, bs_d, '0)
+  `MM_FF(bc_q, bc_d, '0)
+  `MM_FF(n_q, n_d, '0)
+  `MM_FF(cnt_q, cnt_d, '0)
 
   // Bits that are provably zero: the low bit of the even row sum, and the
   // top bit of each carry word (see above).

@@ -49,7 +49,7 @@ module mm_fcs2 #(
   output logic             err_o        // request rejected; ss_o = sc_o = 0
 );
 
-  if (Width < 3 || Width > 8192) begin : gen_bad_width
+  if (Width < mm_pkg::WidthMin || Width > mm_pkg::WidthMax) begin : gen_bad_width
     `MM_FATAL("mm_fcs2: Width must be in [3, 8192]")
   end
 
@@ -212,29 +212,15 @@ module mm_fcs2 #(
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      ph_q  <= PhPre;
-      ss_q  <= '0;
-      sc_q  <= '0;
-      bs_q  <= '0;
-      bc_q  <= '0;
-      ds_q  <= '0;
-      dc_q  <= '0;
-      n_q   <= '0;
-      cnt_q <= '0;
-    end else begin
-      ph_q  <= ph_d;
-      ss_q  <= ss_d;
-      sc_q  <= sc_d;
-      bs_q  <= bs_d;
-      bc_q  <= bc_d;
-      ds_q  <= ds_d;
-      dc_q  <= dc_d;
-      n_q   <= n_d;
-      cnt_q <= cnt_d;
-    end
-  end
+  `MM_FF(ph_q, ph_d, PhPre)
+  `MM_FF(ss_q, ss_d, '0)
+  `MM_FF(sc_q, sc_d, '0)
+  `MM_FF(bs_q, bs_d, '0)
+  `MM_FF(bc_q, bc_d, '0)
+  `MM_FF(ds_q, ds_d, '0)
+  `MM_FF(dc_q, dc_d, '0)
+  `MM_FF(n_q, n_d, '0)
+  `MM_FF(cnt_q, cnt_d, '0)
 
   // Provably zero: the low bit of the even row sum and the top bit of each
   // carry word.

@@ -36,7 +36,7 @@ module mm_fcs_bin #(
   `MM_CORE_PORTS
 );
 
-  if (Width < 3 || Width > 8192) begin : gen_bad_width
+  if (Width < mm_pkg::WidthMin || Width > mm_pkg::WidthMax) begin : gen_bad_width
     `MM_FATAL("mm_fcs_bin: Width must be in [3, 8192]")
   end
   if (CpaWidth < 4 || CpaWidth > 256) begin : gen_bad_cpa

@@ -53,7 +53,7 @@ module mm_fcs_mmm42 #(
   `MM_CORE_PORTS
 );
 
-  if (Width < 3 || Width > 8192) begin : gen_bad_width
+  if (Width < mm_pkg::WidthMin || Width > mm_pkg::WidthMax) begin : gen_bad_width
     `MM_FATAL("mm_fcs_mmm42: Width must be in [3, 8192]")
   end
 
@@ -313,43 +313,22 @@ module mm_fcs_mmm42 #(
     endcase
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      state_q <= StIdle;
-      sh_q    <= ShNone;
-      s_q     <= '0;
-      c_q     <= '0;
-      bs_q    <= '0;
-      bc_q    <= '0;
-      n_q     <= '0;
-      ds_q    <= '0;
-      dc_q    <= '0;
-      as_q    <= '0;
-      ac_q    <= '0;
-      cy_q    <= 1'b0;
-      pos_q   <= '0;
-      qh_q    <= 1'b0;
-      ah_q    <= 1'b0;
-      err_q   <= 1'b0;
-    end else begin
-      state_q <= state_d;
-      sh_q    <= sh_d;
-      s_q     <= s_d;
-      c_q     <= c_d;
-      bs_q    <= bs_d;
-      bc_q    <= bc_d;
-      n_q     <= n_d;
-      ds_q    <= ds_d;
-      dc_q    <= dc_d;
-      as_q    <= as_d;
-      ac_q    <= ac_d;
-      cy_q    <= cy_d;
-      pos_q   <= pos_d;
-      qh_q    <= qh_d;
-      ah_q    <= ah_d;
-      err_q   <= err_d;
-    end
-  end
+  `MM_FF(state_q, state_d, StIdle)
+  `MM_FF(sh_q, sh_d, ShNone)
+  `MM_FF(s_q, s_d, '0)
+  `MM_FF(c_q, c_d, '0)
+  `MM_FF(bs_q, bs_d, '0)
+  `MM_FF(bc_q, bc_d, '0)
+  `MM_FF(n_q, n_d, '0)
+  `MM_FF(ds_q, ds_d, '0)
+  `MM_FF(dc_q, dc_d, '0)
+  `MM_FF(as_q, as_d, '0)
+  `MM_FF(ac_q, ac_d, '0)
+  `MM_FF(cy_q, cy_d, 1'b0)
+  `MM_FF(pos_q, pos_d, '0)
+  `MM_FF(qh_q, qh_d, 1'b0)
+  `MM_FF(ah_q, ah_d, 1'b0)
+  `MM_FF(err_q, err_d, 1'b0)
 
   assign in_ready_o  = (state_q == StIdle);
   assign out_valid_o = (state_q == StDone);

@@ -44,7 +44,7 @@ module mm_mscs #(
   `MM_CORE_PORTS
 );
 
-  if (Width < 3 || Width > 8192) begin : gen_bad_width
+  if (Width < mm_pkg::WidthMin || Width > mm_pkg::WidthMax) begin : gen_bad_width
     `MM_FATAL("mm_mscs: Width must be in [3, 8192]")
   end
 
@@ -214,35 +214,18 @@ module mm_mscs #(
     endcase
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      state_q <= StIdle;
-      sh_q    <= ShNone;
-      s_q     <= '0;
-      c_q     <= '0;
-      b_q     <= '0;
-      n_q     <= '0;
-      d_q     <= '0;
-      a_q     <= '0;
-      pos_q   <= '0;
-      qh_q    <= 1'b0;
-      ah_q    <= 1'b0;
-      err_q   <= 1'b0;
-    end else begin
-      state_q <= state_d;
-      sh_q    <= sh_d;
-      s_q     <= s_d;
-      c_q     <= c_d;
-      b_q     <= b_d;
-      n_q     <= n_d;
-      d_q     <= d_d;
-      a_q     <= a_d;
-      pos_q   <= pos_d;
-      qh_q    <= qh_d;
-      ah_q    <= ah_d;
-      err_q   <= err_d;
-    end
-  end
+  `MM_FF(state_q, state_d, StIdle)
+  `MM_FF(sh_q, sh_d, ShNone)
+  `MM_FF(s_q, s_d, '0)
+  `MM_FF(c_q, c_d, '0)
+  `MM_FF(b_q, b_d, '0)
+  `MM_FF(n_q, n_d, '0)
+  `MM_FF(d_q, d_d, '0)
+  `MM_FF(a_q, a_d, '0)
+  `MM_FF(pos_q, pos_d, '0)
+  `MM_FF(qh_q, qh_d, 1'b0)
+  `MM_FF(ah_q, ah_d, 1'b0)
+  `MM_FF(err_q, err_d, 1'b0)
 
   assign in_ready_o  = (state_q == StIdle);
   assign out_valid_o = (state_q == StDone);

@@ -22,7 +22,7 @@ module mm_r2_basic #(
   `MM_CORE_PORTS
 );
 
-  if (Width < 3 || Width > 8192) begin : gen_bad_width
+  if (Width < mm_pkg::WidthMin || Width > mm_pkg::WidthMax) begin : gen_bad_width
     `MM_FATAL("mm_r2_basic: Width must be in [3, 8192]")
   end
 
@@ -83,21 +83,11 @@ module mm_r2_basic #(
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      s_q   <= '0;
-      a_q   <= '0;
-      b_q   <= '0;
-      n_q   <= '0;
-      cnt_q <= '0;
-    end else begin
-      s_q   <= s_d;
-      a_q   <= a_d;
-      b_q   <= b_d;
-      n_q   <= n_d;
-      cnt_q <= cnt_d;
-    end
-  end
+  `MM_FF(s_q, s_d, '0)
+  `MM_FF(a_q, a_d, '0)
+  `MM_FF(b_q, b_d, '0)
+  `MM_FF(n_q, n_d, '0)
+  `MM_FF(cnt_q, cnt_d, '0)
 
   // qi makes the sum even, so the division by two drops a bit that is always
   // zero.

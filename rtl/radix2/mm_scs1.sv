@@ -38,7 +38,7 @@ module mm_scs1 #(
   `MM_CORE_PORTS
 );
 
-  if (Width < 3 || Width > 8192) begin : gen_bad_width
+  if (Width < mm_pkg::WidthMin || Width > mm_pkg::WidthMax) begin : gen_bad_width
     `MM_FATAL("mm_scs1: Width must be in [3, 8192]")
   end
   if (CpaWidth < 4 || CpaWidth > 256) begin : gen_bad_cpa_width
@@ -180,27 +180,14 @@ module mm_scs1 #(
     endcase
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      state_q <= StIdle;
-      ss_q    <= WSs'(0);
-      sc_q    <= '0;
-      a_q     <= '0;
-      b_q     <= '0;
-      n_q     <= '0;
-      cnt_q   <= '0;
-      err_q   <= 1'b0;
-    end else begin
-      state_q <= state_d;
-      ss_q    <= ss_d;
-      sc_q    <= sc_d;
-      a_q     <= a_d;
-      b_q     <= b_d;
-      n_q     <= n_d;
-      cnt_q   <= cnt_d;
-      err_q   <= err_d;
-    end
-  end
+  `MM_FF(state_q, state_d, StIdle)
+  `MM_FF(ss_q, ss_d, WSs'(0))
+  `MM_FF(sc_q, sc_d, '0)
+  `MM_FF(a_q, a_d, '0)
+  `MM_FF(b_q, b_d, '0)
+  `MM_FF(n_q, n_d, '0)
+  `MM_FF(cnt_q, cnt_d, '0)
+  `MM_FF(err_q, err_d, 1'b0)
 
   assign in_ready_o  = (state_q == StIdle);
   assign out_valid_o = (state_q == StDone);

@@ -31,7 +31,7 @@ module mm_scs2 #(
   `MM_CORE_PORTS
 );
 
-  if (Width < 3 || Width > 8192) begin : gen_bad_width
+  if (Width < mm_pkg::WidthMin || Width > mm_pkg::WidthMax) begin : gen_bad_width
     `MM_FATAL("mm_scs2: Width must be in [3, 8192]")
   end
 
@@ -115,25 +115,13 @@ module mm_scs2 #(
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      ph_q  <= PhLoop;
-      ss_q  <= '0;
-      sc_q  <= '0;
-      a_q   <= '0;
-      b_q   <= '0;
-      n_q   <= '0;
-      cnt_q <= '0;
-    end else begin
-      ph_q  <= ph_d;
-      ss_q  <= ss_d;
-      sc_q  <= sc_d;
-      a_q   <= a_d;
-      b_q   <= b_d;
-      n_q   <= n_d;
-      cnt_q <= cnt_d;
-    end
-  end
+  `MM_FF(ph_q, ph_d, PhLoop)
+  `MM_FF(ss_q, ss_d, '0)
+  `MM_FF(sc_q, sc_d, '0)
+  `MM_FF(a_q, a_d, '0)
+  `MM_FF(b_q, b_d, '0)
+  `MM_FF(n_q, n_d, '0)
+  `MM_FF(cnt_q, cnt_d, '0)
 
   // row_c[k+2] is zero in both modes (see the loop phase).
   assign unused_row = row_c[W];

@@ -47,7 +47,7 @@ module mm_scs_new #(
   `MM_CORE_PORTS
 );
 
-  if (Width < 3 || Width > 8192) begin : gen_bad_width
+  if (Width < mm_pkg::WidthMin || Width > mm_pkg::WidthMax) begin : gen_bad_width
     `MM_FATAL("mm_scs_new: Width must be in [3, 8192]")
   end
 
@@ -382,40 +382,20 @@ module mm_scs_new #(
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      ph_q  <= PhPre;
-      sh_q  <= Sh2H;
-      lo_q  <= 4'b0001;
-      s_q   <= '0;
-      c_q   <= '0;
-      bh_q  <= '0;
-      dh_q  <= '0;
-      nh_q  <= '0;
-      a_q   <= '0;
-      pos_q <= '0;
-      qh_q  <= 1'b0;
-      ah_q  <= 1'b0;
-      zseg_q   <= '1;
-      inc_c_q  <= '0;
-      inc_go_q <= 1'b0;
-    end else begin
-      ph_q  <= ph_d;
-      sh_q  <= sh_d;
-      lo_q  <= lo_d;
-      s_q   <= s_d;
-      c_q   <= c_d;
-      bh_q  <= bh_d;
-      dh_q  <= dh_d;
-      nh_q  <= nh_d;
-      a_q   <= a_d;
-      pos_q <= pos_d;
-      qh_q  <= qh_d;
-      ah_q  <= ah_d;
-      zseg_q   <= zseg_d;
-      inc_c_q  <= inc_c_d;
-      inc_go_q <= inc_go_d;
-    end
-  end
+  `MM_FF(ph_q, ph_d, PhPre)
+  `MM_FF(sh_q, sh_d, Sh2H)
+  `MM_FF(lo_q, lo_d, 4'b0001)
+  `MM_FF(s_q, s_d, '0)
+  `MM_FF(c_q, c_d, '0)
+  `MM_FF(bh_q, bh_d, '0)
+  `MM_FF(dh_q, dh_d, '0)
+  `MM_FF(nh_q, nh_d, '0)
+  `MM_FF(a_q, a_d, '0)
+  `MM_FF(pos_q, pos_d, '0)
+  `MM_FF(qh_q, qh_d, 1'b0)
+  `MM_FF(ah_q, ah_d, 1'b0)
+  `MM_FF(zseg_q, zseg_d, '1)
+  `MM_FF(inc_c_q, inc_c_d, '0)
+  `MM_FF(inc_go_q, inc_go_d, 1'b0)
 
 endmodule

@@ -45,7 +45,7 @@ module mm_r4booth #(
   `MM_CORE_PORTS
 );
 
-  if (Width < 3 || Width > 8192) begin : gen_bad_width
+  if (Width < mm_pkg::WidthMin || Width > mm_pkg::WidthMax) begin : gen_bad_width
     `MM_FATAL("mm_r4booth: Width must be in [3, 8192]")
   end
   if (WordWidth < 4 || WordWidth > 64 || (WordWidth & (WordWidth - 1)) != 0) begin : gen_bad_word
@@ -363,41 +363,21 @@ module mm_r4booth #(
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      n_q       <= MemBits'(0);
-      mc_q      <= 1'b0;
-      xwin_q    <= XWinW'(0);
-      mneg_q    <= 1'b0;
-      e_q       <= '0;
-      nlim_q    <= '0;
-      active_q  <= 1'b0;
-      more_q    <= 1'b0;
-      pass0_q   <= 1'b0;
-      fj_q      <= '0;
-      inbits_q  <= '0;
-      outbits_q <= '0;
-      oj_q      <= '0;
-      ocarry_q  <= '0;
-      tfin_q    <= 1'b0;
-    end else begin
-      n_q       <= n_d;
-      mc_q      <= mc_d;
-      xwin_q    <= xwin_d;
-      mneg_q    <= mneg_d;
-      e_q       <= e_d;
-      nlim_q    <= nlim_d;
-      active_q  <= active_d;
-      more_q    <= more_d;
-      pass0_q   <= pass0_d;
-      fj_q      <= fj_d;
-      inbits_q  <= inbits_d;
-      outbits_q <= outbits_d;
-      oj_q      <= oj_d;
-      ocarry_q  <= ocarry_d;
-      tfin_q    <= tfin_d;
-    end
-  end
+  `MM_FF(n_q, n_d, MemBits'(0))
+  `MM_FF(mc_q, mc_d, 1'b0)
+  `MM_FF(xwin_q, xwin_d, XWinW'(0))
+  `MM_FF(mneg_q, mneg_d, 1'b0)
+  `MM_FF(e_q, e_d, '0)
+  `MM_FF(nlim_q, nlim_d, '0)
+  `MM_FF(active_q, active_d, 1'b0)
+  `MM_FF(more_q, more_d, 1'b0)
+  `MM_FF(pass0_q, pass0_d, 1'b0)
+  `MM_FF(fj_q, fj_d, '0)
+  `MM_FF(inbits_q, inbits_d, '0)
+  `MM_FF(outbits_q, outbits_d, '0)
+  `MM_FF(oj_q, oj_d, '0)
+  `MM_FF(ocarry_q, ocarry_d, '0)
+  `MM_FF(tfin_q, tfin_d, 1'b0)
 
   // The last PE's Y and M^ words have no further use (nor, left-shifting,
   // its constant sign bit); accept is only needed

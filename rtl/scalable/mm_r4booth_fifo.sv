@@ -84,17 +84,9 @@ module mm_r4booth_fifo #(
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      wr_q  <= '0;
-      rd_q  <= '0;
-      cnt_q <= '0;
-    end else begin
-      wr_q  <= wr_d;
-      rd_q  <= rd_d;
-      cnt_q <= cnt_d;
-    end
-  end
+  `MM_FF(wr_q, wr_d, '0)
+  `MM_FF(rd_q, rd_d, '0)
+  `MM_FF(cnt_q, cnt_d, '0)
 
   // The storage has no reset: entries are only read after being written.
   always_ff @(posedge clk_i) begin

@@ -254,47 +254,24 @@ module mm_r4booth_pe #(
     assign unused_zsign = zsign_i;
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      qneg_q  <= 1'b0;
-      qzero_q <= 1'b1;
-      qdbl_q  <= 1'b0;
-      xneg_q  <= 1'b0;
-      xzero_q <= 1'b1;
-      xdbl_q  <= 1'b0;
-      t_q     <= 1'b0;
-      carry_q <= '0;
-      yprev_q <= '0;
-      mprev_q <= '0;
-      valid_q <= 1'b0;
-      first_q <= 1'b0;
-      last_q  <= 1'b0;
-      z_q     <= '0;
-      zsign_q <= 1'b0;
-      tout_q  <= 1'b0;
-      y_q     <= '0;
-      m_q     <= '0;
-    end else begin
-      qneg_q  <= qneg_d;
-      qzero_q <= qzero_d;
-      qdbl_q  <= qdbl_d;
-      xneg_q  <= xneg_d;
-      xzero_q <= xzero_d;
-      xdbl_q  <= xdbl_d;
-      t_q     <= t_d;
-      carry_q <= carry_d;
-      yprev_q <= yprev_d;
-      mprev_q <= mprev_d;
-      valid_q <= valid_d;
-      first_q <= first_d;
-      last_q  <= last_d;
-      z_q     <= z_d;
-      zsign_q <= zsign_d;
-      tout_q  <= tout_d;
-      y_q     <= y_d;
-      m_q     <= m_d;
-    end
-  end
+  `MM_FF(qneg_q, qneg_d, 1'b0)
+  `MM_FF(qzero_q, qzero_d, 1'b1)
+  `MM_FF(qdbl_q, qdbl_d, 1'b0)
+  `MM_FF(xneg_q, xneg_d, 1'b0)
+  `MM_FF(xzero_q, xzero_d, 1'b1)
+  `MM_FF(xdbl_q, xdbl_d, 1'b0)
+  `MM_FF(t_q, t_d, 1'b0)
+  `MM_FF(carry_q, carry_d, '0)
+  `MM_FF(yprev_q, yprev_d, '0)
+  `MM_FF(mprev_q, mprev_d, '0)
+  `MM_FF(valid_q, valid_d, 1'b0)
+  `MM_FF(first_q, first_d, 1'b0)
+  `MM_FF(last_q, last_d, 1'b0)
+  `MM_FF(z_q, z_d, '0)
+  `MM_FF(zsign_q, zsign_d, 1'b0)
+  `MM_FF(tout_q, tout_d, 1'b0)
+  `MM_FF(y_q, y_d, '0)
+  `MM_FF(m_q, m_d, '0)
 
   assign valid_o = valid_q;
   assign first_o = first_q;

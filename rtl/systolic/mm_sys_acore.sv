@@ -69,13 +69,7 @@ module mm_sys_acore #(
   if (Words > 1) begin : gen_tok_chain
     logic [Words-1:1] tok_q, tok_d;
     always_comb tok_d = mbt[Words-2:0];
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        tok_q <= '0;
-      end else begin
-        tok_q <= tok_d;
-      end
-    end
+    `MM_FF(tok_q, tok_d, '0)
     assign mbt[Words-1:1] = tok_q;
   end
 
@@ -101,17 +95,9 @@ module mm_sys_acore #(
     cy = mbt[0] ? hy_i : hy;
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      b_q   <= '0;
-      n_q   <= '0;
-      pet_q <= '0;
-    end else begin
-      b_q   <= b_d;
-      n_q   <= n_d;
-      pet_q <= pet_d;
-    end
-  end
+  `MM_FF(b_q, b_d, '0)
+  `MM_FF(n_q, n_d, '0)
+  `MM_FF(pet_q, pet_d, '0)
 
   mm_sys_mulblk #(.WordWidth(WordWidth)) u_mulblk (
     .clk_i,
@@ -182,17 +168,9 @@ module mm_sys_acore #(
       a_d   = mbt[3] ? a_i : a_q;
       q_d   = mbt[3] ? q_i : q_q;
     end
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        tok_q <= 1'b0;
-        a_q   <= '0;
-        q_q   <= '0;
-      end else begin
-        tok_q <= tok_d;
-        a_q   <= a_d;
-        q_q   <= q_d;
-      end
-    end
+    `MM_FF(tok_q, tok_d, 1'b0)
+    `MM_FF(a_q, a_d, '0)
+    `MM_FF(q_q, q_d, '0)
     assign tok_o = tok_q;
     assign a_o   = a_q;
     assign q_o   = q_q;

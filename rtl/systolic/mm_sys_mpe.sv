@@ -44,15 +44,8 @@ module mm_sys_mpe #(
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      w_q <= '0;
-      c_q <= 1'b0;
-    end else begin
-      w_q <= w_d;
-      c_q <= c_d;
-    end
-  end
+  `MM_FF(w_q, w_d, '0)
+  `MM_FF(c_q, c_d, 1'b0)
 
   assign w_o = w_q;
   assign c_o = c_q;

@@ -47,15 +47,8 @@ module mm_sys_mpe_last #(
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      w_q   <= '0;
-      top_q <= '0;
-    end else begin
-      w_q   <= w_d;
-      top_q <= top_d;
-    end
-  end
+  `MM_FF(w_q, w_d, '0)
+  `MM_FF(top_q, top_d, '0)
 
   assign w_o   = w_q;
   assign top_o = top_q;

@@ -53,19 +53,10 @@ module mm_sys_mulblk #(
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      xl_q <= '0;
-      yl_q <= '0;
-      hx_q <= '0;
-      hy_q <= '0;
-    end else begin
-      xl_q <= xl_d;
-      yl_q <= yl_d;
-      hx_q <= hx_d;
-      hy_q <= hy_d;
-    end
-  end
+  `MM_FF(xl_q, xl_d, '0)
+  `MM_FF(yl_q, yl_d, '0)
+  `MM_FF(hx_q, hx_d, '0)
+  `MM_FF(hy_q, hy_d, '0)
 
   assign xl_o = xl_q;
   assign yl_o = yl_q;

@@ -79,21 +79,11 @@ module mm_sys_pe #(
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      fire_q <= 1'b0;
-      a_q    <= '0;
-      q_q    <= '0;
-      r_q    <= '0;
-      c_q    <= '0;
-    end else begin
-      fire_q <= fire_d;
-      a_q    <= a_d;
-      q_q    <= q_d;
-      r_q    <= r_d;
-      c_q    <= c_d;
-    end
-  end
+  `MM_FF(fire_q, fire_d, 1'b0)
+  `MM_FF(a_q, a_d, '0)
+  `MM_FF(q_q, q_d, '0)
+  `MM_FF(r_q, r_d, '0)
+  `MM_FF(c_q, c_d, '0)
 
   assign fire_o = fire_q;
   assign a_o    = a_q;

@@ -44,7 +44,7 @@ module mm_systolic #(
   `MM_CORE_PORTS
 );
 
-  if (Width < 3 || Width > 8192) begin : gen_bad_width
+  if (Width < mm_pkg::WidthMin || Width > mm_pkg::WidthMax) begin : gen_bad_width
     `MM_FATAL("mm_systolic: Width must be in [3, 8192]")
   end
   if (WordWidth < 4 || WordWidth > 32) begin : gen_bad_word_width

@@ -220,7 +220,9 @@ def walter(k: int, p: Params, n: int) -> int:
     return k + 2
 
 
-SHELL = ("common/mm_seg_add.sv", "common/mm_in_check.sv", "common/mm_req_ctrl.sv")
+#: Every core's first files: the shared constants (mm_pkg, read before any
+#: module that uses them) and the request/response shell.
+SHELL = ("common/mm_pkg.sv", "common/mm_seg_add.sv", "common/mm_in_check.sv", "common/mm_req_ctrl.sv")
 CSA_CELLS = ("common/mm_cfa_row.sv", "common/mm_sm3.sv", "common/mm_skip_d.sv")
 SCS_LOOP = ("common/mm_csa_row.sv", "radix2/mm_scs_csa2.sv")
 MSCS_CELLS = ("common/mm_csa_row.sv", "common/mm_sm3.sv")

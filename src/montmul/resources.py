@@ -192,3 +192,27 @@ def code_digest(files, root: Path) -> str:
         h.update(f.relative_to(root).as_posix().encode() + b"\0")
         h.update(ast.dump(_without_docstrings(ast.parse(f.read_text(), str(f)))).encode() + b"\0")
     return h.hexdigest()[:16]
+
+
+def generator_main(module: str, description: str, argv, stale, write) -> int:
+    """The command line of a generator of checked-in files (``python -m
+    module [--check]``): ``write(root)`` writes them into the source
+    checkout and returns what it wrote; ``--check`` prints ``stale(root)``'s
+    findings and fails when there are any.  Exit 2 outside a checkout."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog=f"python -m {module}", description=description)
+    ap.add_argument("--check", action="store_true", help="fail if a checked-in output is out of date")
+    args = ap.parse_args(argv)
+    root = source_root()
+    if root is None:
+        print(f"{module}: run it from a source checkout", file=sys.stderr)
+        return 2
+    if args.check:
+        bad = stale(root)
+        for b in bad:
+            print(b, file=sys.stderr)
+        return 1 if bad else 0
+    for rel in write(root):
+        print(rel)
+    return 0

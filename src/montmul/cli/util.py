@@ -33,26 +33,24 @@ class CliError(Exception):
         self.code = code
 
 
-def positive_int(text: str) -> int:
-    """An integer >= 1 (argparse type for --samples, --jobs, --procs)."""
+def _int_at_least(text: str, low: int, why: str) -> int:
     try:
         v = int(text, 0)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {v}")
+    if v < low:
+        raise argparse.ArgumentTypeError(f"{why}, got {v}")
     return v
+
+
+def positive_int(text: str) -> int:
+    """An integer >= 1 (argparse type for --samples, --jobs, --procs)."""
+    return _int_at_least(text, 1, "must be at least 1")
 
 
 def nonneg_int(text: str) -> int:
     """An integer >= 0 (argparse type)."""
-    try:
-        v = int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"must not be negative, got {v}")
-    return v
+    return _int_at_least(text, 0, "must not be negative")
 
 
 def parse_widths(text: str, option: str = "--widths", allow_empty: bool = False) -> tuple[int, ...]:

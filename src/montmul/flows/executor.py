@@ -91,6 +91,18 @@ def from_args(args, jobs: int | None = None) -> Executor:
     return Executor(jobs=jobs, scheduler=getattr(args, "scheduler", None), cluster=getattr(args, "cluster", None))
 
 
+def run_cli(prog: str, args, jobs: int | None, build: Callable[[Executor], object]) -> tuple[object, int]:
+    """``build(executor)`` on the executor of the parsed :func:`add_arguments`
+    options, as a command runs it: ``(result, 0)``, or ``(None, code)`` after
+    a one-line error on stderr (4: no cluster or scheduler, 2: a bad value)."""
+    try:
+        with from_args(args, jobs) as ex:
+            return build(ex), 0
+    except (ClusterError, ValueError) as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return None, 4 if isinstance(exc, ClusterError) else 2
+
+
 # --------------------------------------------------------------------------
 # What a task carries: the client's code stamp and the files it reads.
 @functools.lru_cache(maxsize=None)

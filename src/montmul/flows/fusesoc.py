@@ -29,7 +29,6 @@ One core file holds every core, a target per core:
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -245,21 +244,9 @@ def write(root: Path) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m montmul.flows.fusesoc", description="write montmul.core from the registry")
-    ap.add_argument("--check", action="store_true", help="fail if montmul.core is out of date")
-    args = ap.parse_args(argv)
-    root = resources.source_root()
-    if root is None:
-        print("montmul.flows.fusesoc: run it from a source checkout", file=sys.stderr)
-        return 2
-    if args.check:
-        bad = stale(root)
-        for b in bad:
-            print(f"out of date: {b} (run python -m montmul.flows.fusesoc)", file=sys.stderr)
-        return 1 if bad else 0
-    for rel in write(root):
-        print(rel)
-    return 0
+    return resources.generator_main(
+        "montmul.flows.fusesoc", "write montmul.core from the registry", argv,
+        lambda root: [f"out of date: {b} (run python -m montmul.flows.fusesoc)" for b in stale(root)], write)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ file differs (tests/test_bus.py runs it).  Needs the ``montmul[rdl]`` extra.
 
 from __future__ import annotations
 
-import argparse
 import difflib
 import subprocess
 import sys
@@ -121,21 +120,9 @@ def check(root: Path) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m montmul.host.generate", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--check", action="store_true", help="fail if a checked-in output is out of date")
-    args = ap.parse_args(argv)
-    root = resources.source_root()
-    if root is None:
-        print("montmul.host.generate: run it from a source checkout", file=sys.stderr)
-        return 2
-    if args.check:
-        bad = check(root)
-        for b in bad:
-            print(b, file=sys.stderr)
-        return 1 if bad else 0
-    for p in generate(root, root):
-        print(p.relative_to(root))
-    return 0
+    return resources.generator_main(
+        "montmul.host.generate", __doc__.split("\n\n")[0], argv, check,
+        lambda root: [p.relative_to(root) for p in generate(root, root)])
 
 
 if __name__ == "__main__":

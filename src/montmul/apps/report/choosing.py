@@ -32,6 +32,7 @@ import sys
 from pathlib import Path
 
 from ... import cores
+from . import render
 
 CMD = "python -m montmul.apps.report.choosing --out docs/choosing.md"
 WIDTHS = (256, 1024, 2048)
@@ -213,10 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError, KeyError) as exc:
         print(f"montmul.apps.report.choosing: error: {exc}", file=sys.stderr)
         return 2
-    if args.out:
-        args.out.write_text(text)
-    else:
-        sys.stdout.write(text)
+    render.emit(text, args.out)
     return 0
 
 

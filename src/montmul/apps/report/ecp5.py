@@ -29,6 +29,7 @@ from ... import cores
 from ...flows import executor as sweep
 from ...flows import synth
 from ...flows.synth import flows, tuning
+from . import render
 
 WIDTHS = (256, 1024, 2048)
 #: the engine rows: mm_modexp around these cores, at these widths
@@ -347,17 +348,11 @@ def main(argv: list[str] | None = None) -> int:
         widths = tuple(int(w) for w in args.widths.split(",") if w)
     except ValueError:
         ap.error(f"--widths: comma-separated integers, got {args.widths!r}")
-    try:
-        with sweep.from_args(args, args.jobs) as ex:
-            data = build(widths, run=not args.cached, workers=args.jobs, executor=ex)
-    except (sweep.ClusterError, ValueError) as exc:
-        print(f"{ap.prog}: {exc}", file=sys.stderr)
-        return 4 if isinstance(exc, sweep.ClusterError) else 2
-    text = markdown(data)
-    if args.out:
-        args.out.write_text(text)
-    else:
-        sys.stdout.write(text)
+    data, code = sweep.run_cli(ap.prog, args, args.jobs,
+                               lambda ex: build(widths, run=not args.cached, workers=args.jobs, executor=ex))
+    if code:
+        return code
+    render.emit(markdown(data), args.out)
     if args.readme:
         refresh_readme(args.readme, data)
     return 0

@@ -4,9 +4,19 @@
 from __future__ import annotations
 
 import importlib
+import sys
+from pathlib import Path
 
 from . import papers
 from .results import target_result, relative_to_fcs1, ratio_new_vs_mmm42
+
+
+def emit(text: str, out: Path | None) -> None:
+    """Write a generated page to ``out``, or to stdout without one."""
+    if out:
+        out.write_text(text)
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
 def _t(header: list[str], rows: list[list[str]]) -> list[str]:

@@ -16,6 +16,7 @@ change its key is simply never asked for again, and ``prune`` deletes it.
     python -m montmul.flows.synth.store prune    # delete entries of superseded RTL/flows
     python -m montmul.flows.synth.store rekey --same-results FILE   # see rekey()
     python -m montmul.flows.synth.store rekey --same-netlist        # see rekey_same_netlist()
+    python -m montmul.flows.synth.store rekey --equiv REV           # see rekey_equiv()
 
 ``MONTMUL_SYNTH_STORE`` names another store folder; empty or ``off``
 disables the store (the test suite runs with it off, so a test's synthesis
@@ -146,9 +147,11 @@ def prune(store: Path | None = None, dry_run: bool = False) -> list[dict]:
 
 
 def _candidates(store: Path | None, eligible, renames: dict[str, str] | None = None):
-    """``(path, result, key, new_hashes, changed)`` for each stored result
-    that is stale only through changed (not missing) files, all of which
-    ``eligible(result, changed)`` accepts, and whose key rebuilt today
+    """``(path, result, key, new_hashes, changed, gained)`` for each stored
+    result that is stale only through changed (not missing) files and files
+    its design reads today that it did not read then (``gained``: e.g. a
+    package of constants added to a core's file list), all of which
+    ``eligible(result, changed, gained)`` accepts, and whose key rebuilt today
     (:func:`montmul.flows.synth.cache_key`) hashes no other changed file and
     resolves to the flow options and HDL parameters the result was made with
     (a registry change, e.g. a flow option added for the width, changes what
@@ -164,7 +167,7 @@ def _candidates(store: Path | None, eligible, renames: dict[str, str] | None = N
             continue
         diffs = _diffs(r, renames)
         changed = sorted(rel for rel, state in diffs if state != "renamed")
-        if not diffs or any(state == "gone" for _, state in diffs) or not eligible(r, changed):
+        if any(state == "gone" for _, state in diffs):
             continue
         params = {k: v for k, v in r["params"].items() if k != "Width"}
         key, data = cache_key(Job(r["core"], r["width"], r["target"], params, r["options"], r["engine"]))
@@ -174,15 +177,23 @@ def _candidates(store: Path | None, eligible, renames: dict[str, str] | None = N
         new = {"rtl": data["rtl"], "flow_files": data["flow_files"]}
         rebuilt = sorted(rel for kind in new for rel in set(new[kind]) | set(old.get(kind, {}))
                          if not rel.startswith(GENERATED) and new[kind].get(rel) != old.get(kind, {}).get(rel))
-        if rebuilt == changed:
-            yield path, r, key, new, changed
+        # gained: read today, not then (a file dropped from the design, or
+        # one that differs from what _diffs saw, leaves the entry alone)
+        gained = sorted(set(rebuilt) - set(changed))
+        if any(not any(rel in new[k] for k in new) or any(rel in old.get(k, {}) for k in new) for rel in gained):
+            continue
+        if key != r["key"] and (diffs or gained) and eligible(r, changed, gained):
+            yield path, r, key, new, changed, gained
 
 
-def _refile(path: Path, r: dict, key: str, new: dict, changed: list[str], dry_run: bool, **why) -> dict:
+def _refile(path: Path, r: dict, key: str, new: dict, changed: list[str], dry_run: bool, gained: list[str] = (),
+            **why) -> dict:
     """Write ``r`` under ``key`` with today's hashes and a ``rekeyed``
-    record (old key, the changed files' hashes then and now, ``why``),
-    delete the old entry (not with ``dry_run``); the entry as listed."""
+    record (old key, the changed and gained files' hashes then and now,
+    ``why``), delete the old entry (not with ``dry_run``); the entry as
+    listed."""
     dest = path.with_name(f"{key}.json")
+    changed = sorted([*changed, *gained])
     if not dry_run:
         rec = {"from": r["key"], **why,
                "files": {rel: {"was": _hash_of(r["hashes"], rel), "now": _hash_of(new, rel)} for rel in changed}}
@@ -211,7 +222,8 @@ def rekey(same_results: list[str], store: Path | None = None, dry_run: bool = Fa
     renames = {os.path.normpath(a): os.path.normpath(b) for a, b in (renames or {}).items()}
     extra = {"renamed": renames} if renames else {}
     return [_refile(path, r, key, new, changed, dry_run, **extra)
-            for path, r, key, new, changed in _candidates(store, lambda r, changed: set(changed) <= allowed, renames)]
+            for path, r, key, new, changed, _ in _candidates(
+                store, lambda r, changed, gained: not gained and set(changed) <= allowed, renames)]
 
 
 #: The files a rerun of a result's own Yosys scripts must reproduce (per
@@ -236,17 +248,75 @@ def rekey_same_netlist(store: Path | None = None, dry_run: bool = False) -> list
     Yosys reruns)."""
     root = resources.data_root()
 
-    def eligible(r: dict, changed: list[str]) -> bool:
+    def eligible(r: dict, changed: list[str], gained: list[str]) -> bool:
         work = root / r.get("work_dir", "")
         return (set(changed) <= set(r["hashes"].get("rtl", {})) and bool(r.get("work_dir"))
+                and all(g.startswith("rtl/") for g in gained)
                 and all((work / f).is_file() for ys, outs in NETLIST_FILES.items() for f in (ys, *outs)))
 
     done = []
-    for path, r, key, new, changed in _candidates(store, eligible):
+    for path, r, key, new, changed, gained in _candidates(store, eligible):
         work = root / r["work_dir"]
         proof = _same_netlist(work)
         if proof is not None:
-            done.append(_refile(path, r, key, new, changed, dry_run, by="netlist", sha256=proof))
+            done.append(_refile(path, r, key, new, changed, dry_run, gained, by="netlist", sha256=proof))
+    return done
+
+
+def rekey_equiv(rev: str, store: Path | None = None, dry_run: bool = False, width: int | None = None,
+                echo=None) -> list[dict]:
+    """File again under today's keys the stored results that went stale only
+    because RTL files changed, or because their design reads files it did
+    not read before (a package of constants, a shared module), when Yosys
+    proves the design's RTL today equivalent to its RTL at git revision
+    ``rev`` (:mod:`montmul.flows.synth.equiv`, at ``width``, default
+    :data:`~montmul.flows.synth.equiv.DEFAULT_WIDTH`, with the result's
+    other HDL parameters, or a smaller instance of them where the full one
+    would take SAT hours, :data:`~montmul.flows.synth.equiv.SMALL`): the
+    same registers with the same next-state and output functions, so a
+    gained file adds no logic and synthesis gets the same design.  The
+    re-filed result records the proof (``rekeyed``: ``by`` "equiv", the
+    revision's commit, the width and parameters proved, the signals
+    proved).  Only results made from the RTL as it is at ``rev`` (every
+    file's hash) qualify: the proof says nothing about older RTL.  ``echo(line)`` is called with each check's verdict.  The
+    entries re-filed (or, with ``dry_run``, that would be, still after the
+    checks)."""
+    from . import GENERATED, equiv
+
+    commit = equiv.resolve_rev(rev)
+    width = width or equiv.DEFAULT_WIDTH
+    proofs: dict[tuple, object] = {}
+
+    at_rev: dict[str, str | None] = {}
+
+    def made_from_rev(r: dict) -> bool:
+        # the proof is about the RTL at rev: the result must have been made
+        # from exactly that RTL (every file it read, as it was at rev)
+        for rel, h in r["hashes"].get("rtl", {}).items():
+            if rel.startswith(GENERATED):
+                continue
+            if rel not in at_rev:
+                at_rev[rel] = equiv.rev_digest(commit, rel)
+            if at_rev[rel] != h:
+                return False
+        return True
+
+    def eligible(r: dict, changed: list[str], gained: list[str]) -> bool:
+        return (set(changed) <= set(r["hashes"].get("rtl", {})) and all(g.startswith("rtl/") for g in gained)
+                and made_from_rev(r))
+
+    done = []
+    for path, r, key, new, changed, gained in _candidates(store, eligible):
+        target, hdl = equiv.store_target(r, width)
+        tag = (target.name, tuple(sorted(hdl.items())))
+        if tag not in proofs:
+            proofs[tag] = equiv.check(commit, target, width, hdl=hdl)
+            if echo:
+                echo(proofs[tag].line())
+        res = proofs[tag]
+        if res.equivalent:
+            done.append(_refile(path, r, key, new, changed, dry_run, gained, by="equiv", rev=commit,
+                                width=width, params=dict(hdl), signals=res.proved))
     return done
 
 
@@ -312,6 +382,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--same-netlist", action="store_true",
                     help="rekey: re-file results whose RTL changed when Yosys, rerun on today's RTL with the "
                          "result's own scripts, writes the same netlist (needs the result's work folder)")
+    ap.add_argument("--equiv", metavar="REV",
+                    help="rekey: re-file results whose RTL changed, or whose design gained a file, when Yosys "
+                         "proves today's RTL equivalent to the RTL at git revision REV (small width)")
     ap.add_argument("--dry-run", action="store_true", help="prune, rekey: only list what would change")
     ap.add_argument("--same-results", action="append", default=[], metavar="FILE",
                     help="rekey: a changed file (relative to the source root) that cannot alter a finished "
@@ -340,12 +413,18 @@ def main(argv: list[str] | None = None) -> int:
         for e in entries(store):
             print(_describe(e) + (f"  [stale: {e['stale']}]" if e["stale"] else ""))
     elif args.action == "rekey":
-        if not args.same_results and not args.same_netlist and not renames:
-            print("error: rekey needs --same-results FILE, --renamed OLD=NEW or --same-netlist", file=sys.stderr)
+        if not args.same_results and not args.same_netlist and not renames and not args.equiv:
+            print("error: rekey needs --same-results FILE, --renamed OLD=NEW, --same-netlist or --equiv REV",
+                  file=sys.stderr)
             return 2
-        moved = (rekey(args.same_results, store, args.dry_run, renames)
-                 if args.same_results or renames else []) + \
-            (rekey_same_netlist(store, args.dry_run) if args.same_netlist else [])
+        try:
+            moved = (rekey(args.same_results, store, args.dry_run, renames)
+                     if args.same_results or renames else []) + \
+                (rekey_same_netlist(store, args.dry_run) if args.same_netlist else []) + \
+                (rekey_equiv(args.equiv, store, args.dry_run, echo=print) if args.equiv else [])
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
         verb = "would re-file" if args.dry_run else "re-filed"
         print(f"{verb} {len(moved)} result(s)")
         for e in moved:
