@@ -324,17 +324,21 @@ module mm_ws_array #(
   assign fin_wave = fin[DAct] && !fin[DLoad];
 
   // B word i of a squaring: word i of the half's previous result, written
-  // as it came out (at least 2 cycles before it is read, docs/ws.md)
-  // (a memory: one write and one asynchronous read port, LUT RAM on the
-  // ECP5; an index past MaxWords writes nothing and reads word 0)
+  // as it came out (at least 2 cycles before it is taken, docs/ws.md), so
+  // it is read a cycle before it is taken, from the descriptor one stage
+  // ahead of fin, into a register: the buffer's read is off PE 0's token
+  // path. (A memory with one write and one asynchronous read port: LUT RAM
+  // on the ECP5. An index past MaxWords writes nothing; a read there is
+  // never used: a squaring reads words 0 .. m-1.)
   localparam int BufAw = (MaxWords > 1) ? $clog2(MaxWords) : 1;
+  logic [DescW-1:0] pre;
+  logic [W-1:0]     sq_q;
+  assign pre = pipe_q[ReqLatency-2];
   for (genvar k = 0; k < 2; k++) begin : gen_sq
-    logic [W-1:0]     buf_q [MaxWords];
-    logic             wr;
-    logic [BufAw-1:0] raddr;
+    logic [W-1:0] buf_q [MaxWords];
+    logic         wr;
 
-    assign wr    = res[W+1] && res[W] == 1'(k);
-    assign raddr = (fin[DIdx+:CW] < CW'(MaxWords)) ? fin[DIdx+:BufAw] : '0;
+    assign wr = res[W+1] && res[W] == 1'(k);
 
     always_ff @(posedge clk_i) begin
       if (wr && waddr_d[k] < CW'(MaxWords)) begin
@@ -342,10 +346,14 @@ module mm_ws_array #(
       end
     end
 
-    assign sq_rd[k] = buf_q[raddr];
+    assign sq_rd[k] = buf_q[pre[DIdx+:BufAw]];
   end
 
-  assign sq_word = fin[DHalf] ? sq_rd[1] : sq_rd[0];
+  always_ff @(posedge clk_i) begin
+    sq_q <= pre[DHalf] ? sq_rd[1] : sq_rd[0];
+  end
+
+  assign sq_word = sq_q;
 
   always_comb begin
     tok_b = '0;
