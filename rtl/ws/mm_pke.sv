@@ -106,7 +106,6 @@ module mm_pke #(
   logic                      host_g, host_en;
   logic [1:0]                hsel_q, hsel_d;   // host read: bank port of 1 and 2 cycles ago ...
   logic [1:0]                hsel2_q, hsel2_d;
-  int                        p, s;             // port mux loop: bank port, ALU served
   logic                      unused;
 
   assign unused = ^{alu_flag, alu_ready, alu_done[1]};
@@ -233,28 +232,34 @@ module mm_pke #(
 
   // Port muxes: the sequencer, then the ALU (its own, or the other half's on
   // operand a's group under XA), then the host.
-  always_comb begin
-    for (int h = 0; h < 2; h++) begin
-      for (int g = 0; g < 2; g++) begin
-        p = 2 * h + g;
-        s = (xa && g == int'(xg)) ? 1 - h : h;  // the ALU this read port serves
-        alu_rd[p]       = a_rd_en[2 * s + g];
-        a_rd_data[(p) * W +: W] = (xa && g == int'(xg)) ? rd_data[(2 * (1 - h) + g) * W +: W] : rd_data[(p) * W +: W];
-        rd_en[p]   = seq_rd_en[p] || a_rd_en[2 * s + g]
-                     || (host_en && host_re_i && host_half_i == 1'(h) && host_g == 1'(g));
-        rd_addr[(p) * GroupBits +: GroupBits] = seq_rd_en[p] ? seq_rd_addr[p]
-                   : a_rd_en[2 * s + g] ? a_rd_addr[(2 * s + g) * GroupBits +: GroupBits] : host_addr_i[GroupBits-1:0];
-        wr_en[p]   = seq_wr_en[p] || a_wr_en[p]
-                     || (host_en && host_we_i && host_half_i == 1'(h) && host_g == 1'(g));
-        wr_addr[(p) * GroupBits +: GroupBits] = seq_wr_en[p] ? seq_wr_addr[p]
-                   : a_wr_en[p] ? a_wr_addr[(p) * GroupBits +: GroupBits] : host_addr_i[GroupBits-1:0];
-        wr_data[(p) * W +: W] = seq_wr_en[p] ? seq_wr_data[h]
-                   : a_wr_en[p] ? a_wr_data[(p) * W +: W] : host_wdata_i;
-      end
+  for (genvar h = 0; h < 2; h++) begin : gen_mux
+    for (genvar g = 0; g < 2; g++) begin : gen_group
+      localparam int P = 2 * h + g;  // this bank port
+      logic                 swap;      // the port serves the other half's ALU
+      logic                 a_en;
+      logic [GroupBits-1:0] a_addr;
+      assign swap = xa && (xg == 1'(g));
+      assign a_en   = swap ? a_rd_en[2 * (1 - h) + g] : a_rd_en[P];
+      assign a_addr = swap ? a_rd_addr[(2 * (1 - h) + g) * GroupBits +: GroupBits]
+                           : a_rd_addr[P * GroupBits +: GroupBits];
+      assign alu_rd[P] = a_en;
+      assign a_rd_data[P * W +: W] = swap ? rd_data[(2 * (1 - h) + g) * W +: W]
+                                          : rd_data[P * W +: W];
+      assign rd_en[P] = seq_rd_en[P] || a_en
+                        || (host_en && host_re_i && host_half_i == 1'(h) && host_g == 1'(g));
+      assign rd_addr[P * GroupBits +: GroupBits] = seq_rd_en[P] ? seq_rd_addr[P]
+                                                 : a_en ? a_addr : host_addr_i[GroupBits-1:0];
+      assign wr_en[P] = seq_wr_en[P] || a_wr_en[P]
+                        || (host_en && host_we_i && host_half_i == 1'(h) && host_g == 1'(g));
+      assign wr_addr[P * GroupBits +: GroupBits] =
+          seq_wr_en[P] ? seq_wr_addr[P]
+        : a_wr_en[P] ? a_wr_addr[P * GroupBits +: GroupBits] : host_addr_i[GroupBits-1:0];
+      assign wr_data[P * W +: W] = seq_wr_en[P] ? seq_wr_data[h]
+                                 : a_wr_en[P] ? a_wr_data[P * W +: W] : host_wdata_i;
     end
-    hsel_d  = {host_half_i, host_g};
-    hsel2_d = hsel_q;
   end
+  assign hsel_d  = {host_half_i, host_g};
+  assign hsel2_d = hsel_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

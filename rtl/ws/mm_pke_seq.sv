@@ -110,9 +110,8 @@ module mm_pke_seq #(
     `MM_FATAL("mm_pke_seq: MaxWords must be in [3, 1023]")
   end
 
-  localparam int W = WordWidth;
   localparam logic [4:0] OpHalt = 5'd0, OpJob = 5'd1, OpProd = 5'd2, OpRep = 5'd3, OpEnd = 5'd4,
-                         OpSetx = 5'd5, OpMov = 5'd6, OpClr = 5'd7, OpAdd = 5'd8, OpSub = 5'd9,
+                         OpSetx = 5'd5, OpMov = 5'd6, OpAdd = 5'd8, OpSub = 5'd9,
                          OpSel = 5'd10, OpMacr = 5'd11;
   // flags
   localparam int FH0 = 0, FXA = 1, FLoad = 2, FAtab = 3, FBsq = 2, FBtab = 3, FStore = 4, FRedc = 2;
@@ -128,7 +127,7 @@ module mm_pke_seq #(
                          ErrStream = 4'd7,   // a B request or result without its PROD
                          ErrPort   = 4'd8,   // two array reads on one bank port
                          ErrPc     = 4'd9,   // the PC ran past the program memory
-                         ErrXa     = 4'd10,  // XA on MACR, or on ADD/SUB/SEL with a and b in one group
+                         ErrXa     = 4'd10,  // XA on MACR, or ADD/SUB/SEL XA with a, b in one group
                          ErrLen    = 4'd11;  // ALU op with n = 0 (MACR: or no rows)
 
   typedef enum logic [2:0] {
@@ -199,7 +198,8 @@ module mm_pke_seq #(
 
   // ---- combinational helpers (continuous assignments: Icarus 11 re-runs an
   // always_comb that reads a variable it writes under a variable index)
-  logic                 disp, job_last, fetch, h0, tab, is_alu, stream2, prod_room, prod_go, setx_now;
+  logic                 disp, job_last, fetch, h0, tab, is_alu, stream2;
+  logic                 prod_room, prod_go, setx_now;
   logic [AddrBits-1:0]  wa;
   logic [1:0][AddrBits-1:0] tab_addr, atab_addr;
   logic [1:0]           act;
@@ -219,6 +219,7 @@ module mm_pke_seq #(
   logic [1:0][EntBits-1:0] bent;
   logic [EntBits-1:0]   sent;
   logic [1:0][3:0]      wdig;
+  logic [1:0][15:0]     wword;
   // error conditions of this cycle
   logic                 err_now;
   logic [3:0]           ecode_now;
@@ -275,7 +276,8 @@ module mm_pke_seq #(
                       || (ldm_en && br_en && ldm_p == br_p);
 
   for (genvar p = 0; p < 4; p++) begin : gen_port
-    assign arr_rd[p]   = (lda_en && lda_p == 2'(p)) || (ldm_en && ldm_p == 2'(p)) || (br_en && br_p == 2'(p));
+    assign arr_rd[p]   = (lda_en && lda_p == 2'(p)) || (ldm_en && ldm_p == 2'(p))
+                         || (br_en && br_p == 2'(p));
     assign arr_addr[p] = (lda_en && lda_p == 2'(p)) ? lap[GroupBits-1:0]
                        : (ldm_en && ldm_p == 2'(p)) ? lmp[GroupBits-1:0] : b_addr[GroupBits-1:0];
     assign w_rd[p]     = w_issue[p / 2] && (wa[AddrBits-1] == 1'(p % 2));
@@ -290,7 +292,8 @@ module mm_pke_seq #(
     // the window read: the cursor moved in an earlier cycle, the port is free
     assign w_issue[h] = wpend_q[h] && !setx_now && !arr_rd[2 * h + int'(wa[AddrBits-1])]
                         && !alu_rd_i[2 * h + int'(wa[AddrBits-1])];
-    assign wdig[h]  = digit(mem_rd_data_i[2 * h + int'(wg2_q[h])], wsel2_q[h]);
+    assign wdig[h]  = digit(wword[h], wsel2_q[h]);
+    assign wword[h] = mem_rd_data_i[2 * h + int'(wg2_q[h])][15:0];
     assign bpop[h]  = b_req_i && (b_half_i == 1'(h)) && b_new;
     assign spop[h]  = res_valid_i && (res_half_i == 1'(h)) && r_new;
     assign bpush[h] = prod_go && act[h];
@@ -305,7 +308,7 @@ module mm_pke_seq #(
   assign dbg_prod_o = b_req_i && !b_half_i && (bx_q[0] == 10'd0);
 
   // The window of index sel (most significant first) in an exponent word.
-  function automatic logic [3:0] digit(logic [W-1:0] word, logic [1:0] sel);
+  function automatic logic [3:0] digit(input logic [15:0] word, input logic [1:0] sel);
     logic [3:0] d;
     case (sel)
       2'd0:    d = word[15:12];
@@ -313,12 +316,12 @@ module mm_pke_seq #(
       2'd2:    d = word[7:4];
       default: d = word[3:0];
     endcase
-    return d;
+    digit = d;
   endfunction
 
   // A two-entry queue {count, entries} after a pop and a push.
-  function automatic logic [2*EntBits+1:0] q2_next(logic [2*EntBits-1:0] q, logic [1:0] n, logic pop,
-                                                    logic push, logic [EntBits-1:0] e);
+  function automatic logic [2*EntBits+1:0] q2_next(input logic [2*EntBits-1:0] q,
+      input logic [1:0] n, input logic pop, input logic push, input logic [EntBits-1:0] e);
     logic [2*EntBits-1:0] r;
     logic [1:0] c;
     r = q;
@@ -335,12 +338,12 @@ module mm_pke_seq #(
       end
       c = c + 2'd1;
     end
-    return {c, r};
+    q2_next = {c, r};
   endfunction
 
   // A four-entry FIFO {count, entries} after a pop and a push.
-  function automatic logic [4*EntBits+2:0] q4_next(logic [4*EntBits-1:0] q, logic [2:0] n, logic pop,
-                                                    logic push, logic [EntBits-1:0] e);
+  function automatic logic [4*EntBits+2:0] q4_next(input logic [4*EntBits-1:0] q,
+      input logic [2:0] n, input logic pop, input logic push, input logic [EntBits-1:0] e);
     logic [4*EntBits-1:0] r;
     logic [2:0] c;
     r = q;
@@ -358,7 +361,7 @@ module mm_pke_seq #(
       endcase
       c = c + 3'd1;
     end
-    return {c, r};
+    q4_next = {c, r};
   endfunction
 
   // ---- error conditions
@@ -374,7 +377,8 @@ module mm_pke_seq #(
       ecode_now = ErrPort;
     end
     if ((bpop[0] && bqn_q[0] == 2'd0) || (bpop[1] && bqn_q[1] == 2'd0)
-        || (spop[0] && sqn_q[0] == 3'd0) || (spop[1] && sqn_q[1] == 3'd0) || (job_last && !disp)) begin
+        || (spop[0] && sqn_q[0] == 3'd0) || (spop[1] && sqn_q[1] == 3'd0)
+        || (job_last && !disp)) begin
       err_now = 1'b1;
       ecode_now = ErrStream;
     end
@@ -394,7 +398,8 @@ module mm_pke_seq #(
       err_now = 1'b1;
       ecode_now = ErrLoop;
     end
-    if ((disp || fetch) && f_op == OpEnd && (depth_q == 2'd0 || (fetch && depth_q == jdepth_q))) begin
+    if ((disp || fetch) && f_op == OpEnd
+        && (depth_q == 2'd0 || (fetch && depth_q == jdepth_q))) begin
       err_now = 1'b1;
       ecode_now = ErrLoop;
     end
@@ -403,7 +408,8 @@ module mm_pke_seq #(
         err_now = 1'b1;
         ecode_now = ErrLen;
       end
-      if (is_alu && f_flags[FXA] && (f_op == OpMacr || (stream2 && f_a[AddrBits-1] == f_b[AddrBits-1]))) begin
+      if (is_alu && f_flags[FXA]
+          && (f_op == OpMacr || (stream2 && f_a[AddrBits-1] == f_b[AddrBits-1]))) begin
         err_now = 1'b1;
         ecode_now = ErrXa;
       end
@@ -491,11 +497,15 @@ module mm_pke_seq #(
     bh2_d  = bh1_q;
     bs2_d  = bs1_q;
     bg2_d  = bg1_q;
-    {bqn_d[0], bq_d[0 +: 2*EntBits]} = q2_next(bq_q[0 +: 2*EntBits], bqn_q[0], bpop[0], bpush[0], bent[0]);
-    {bqn_d[1], bq_d[2*EntBits +: 2*EntBits]} = q2_next(bq_q[2*EntBits +: 2*EntBits], bqn_q[1], bpop[1],
+    {bqn_d[0], bq_d[0 +: 2*EntBits]} = q2_next(bq_q[0 +: 2*EntBits], bqn_q[0], bpop[0],
+                                               bpush[0], bent[0]);
+    {bqn_d[1], bq_d[2*EntBits +: 2*EntBits]} = q2_next(bq_q[2*EntBits +: 2*EntBits], bqn_q[1],
+                                                       bpop[1],
                                                        bpush[1], bent[1]);
-    {sqn_d[0], sq_d[0 +: 4*EntBits]} = q4_next(sq_q[0 +: 4*EntBits], sqn_q[0], spop[0], bpush[0], sent);
-    {sqn_d[1], sq_d[4*EntBits +: 4*EntBits]} = q4_next(sq_q[4*EntBits +: 4*EntBits], sqn_q[1], spop[1],
+    {sqn_d[0], sq_d[0 +: 4*EntBits]} = q4_next(sq_q[0 +: 4*EntBits], sqn_q[0], spop[0],
+                                               bpush[0], sent);
+    {sqn_d[1], sq_d[4*EntBits +: 4*EntBits]} = q4_next(sq_q[4*EntBits +: 4*EntBits], sqn_q[1],
+                                                       spop[1],
                                                        bpush[1], sent);
 
     // the window words return two cycles after their address
