@@ -219,7 +219,7 @@ module mm_pke_seq #(
   logic [1:0][EntBits-1:0] bent;
   logic [EntBits-1:0]   sent;
   logic [1:0][3:0]      wdig;
-  logic [1:0][15:0]     wword;
+  logic [1:0][WordWidth-1:0] wword;
   // error conditions of this cycle
   logic                 err_now;
   logic [3:0]           ecode_now;
@@ -292,8 +292,9 @@ module mm_pke_seq #(
     // the window read: the cursor moved in an earlier cycle, the port is free
     assign w_issue[h] = wpend_q[h] && !setx_now && !arr_rd[2 * h + int'(wa[AddrBits-1])]
                         && !alu_rd_i[2 * h + int'(wa[AddrBits-1])];
-    assign wdig[h]  = digit(wword[h], wsel2_q[h]);
-    assign wword[h] = mem_rd_data_i[2 * h + int'(wg2_q[h])][15:0];
+    // window sel of the word (most significant first: bits 15..12 for sel 0)
+    assign wword[h] = mem_rd_data_i[2 * h + int'(wg2_q[h])];
+    assign wdig[h]  = 4'(wword[h] >> {2'd3 - wsel2_q[h], 2'b00});
     assign bpop[h]  = b_req_i && (b_half_i == 1'(h)) && b_new;
     assign spop[h]  = res_valid_i && (res_half_i == 1'(h)) && r_new;
     assign bpush[h] = prod_go && act[h];
@@ -306,18 +307,6 @@ module mm_pke_seq #(
   assign b_o    = mem_rd_data_i[2 * int'(bh2_q) + int'(bg2_q)];
   assign b_sq_o = bs2_q;
   assign dbg_prod_o = b_req_i && !b_half_i && (bx_q[0] == 10'd0);
-
-  // The window of index sel (most significant first) in an exponent word.
-  function automatic logic [3:0] digit(input logic [15:0] word, input logic [1:0] sel);
-    logic [3:0] d;
-    case (sel)
-      2'd0:    d = word[15:12];
-      2'd1:    d = word[11:8];
-      2'd2:    d = word[7:4];
-      default: d = word[3:0];
-    endcase
-    digit = d;
-  endfunction
 
   // A two-entry queue {count, entries} after a pop and a push.
   function automatic logic [2*EntBits+1:0] q2_next(input logic [2*EntBits-1:0] q,
