@@ -26,6 +26,12 @@ FULL = [re.compile(p) for p in (
     r"^tb/mm_seg_add/.*\[(?!w64-s16-)[^\]]*-verilator\]",
     # CRT signatures on Verilator: one core in make test
     r"^tests/test_rsa\.py::test_crt_sign_on_verilator\[(?!scs_new_ct\])",
+    # ws at 64 bits on Icarus (about 75 s: a product is ~250 cycles of the
+    # ring; Verilator runs 64 bits in make test, Icarus 8 bits)
+    r"^tb/mm_ws/test_mm_ws\.py::test_mm_ws\[icarus-w64\]",
+    # ws inside mm_modexp on Icarus (minutes: ~220 cycles a product); make
+    # test runs one exponentiation on it (tests/test_fusesoc.py's smoke test)
+    r"^tb/mm_modexp/test_mm_modexp\.py::test_mm_modexp\[icarus-ws-w8\]",
     # the upper width bound on Icarus (Verilator checks it in make test)
     r"^tests/test_lint\.py::test_illegal_width_icarus\[[^\]]*-w8193\]",
 )]

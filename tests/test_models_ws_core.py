@@ -9,6 +9,7 @@ input."""
 from __future__ import annotations
 
 import random
+from math import gcd
 
 import pytest
 from hypothesis import given, settings
@@ -226,3 +227,83 @@ def test_array_geometry_checked():
         ws_core.model(1, 1, 11, 8, w=8, d=1, l_dsp=6)
     with pytest.raises(ValueError, match="ring"):  # c = 2 chunks need P = 2 mod 4
         ws_core.model(1, 1, 1001, 64, w=16, d=4, pes=8)
+
+
+# --------------------------------------------------------------------------
+# The registered core: the ring of a build from its HDL parameters
+
+
+def _legal(m, pes, c, d, lat):
+    """The array's rules (docs/ws.md, "Legal builds"), written out."""
+    return (3 <= pes <= 512 and 1 <= c <= 4 and (c - 1) * pes <= m <= c * pes - 1 and 2 * c * d >= lat
+            and (c == 1 or (pes % 2 == 0 and gcd(pes // 2, c) == 1)))
+
+
+def test_fit_pes_is_the_fewest_legal():
+    """fit_pes looks at eight candidates (as mm_ws.sv's fit_pe): the result
+    is the smallest legal P of an exhaustive search, for every m the array
+    can hold and every lap count."""
+    for c in range(1, 5):
+        for m in range(4, 2100):
+            best = next((p for p in range(3, 513) if _legal(m, p, c, 8, 0)), 0)
+            assert ws_core.fit_pes(m, c) == best, (m, c)
+
+
+@pytest.mark.parametrize("k", [3, 8, 64, 1024, 4096, 8192])
+@pytest.mark.parametrize("w,d,regs", [(16, 4, (3, 0)), (8, 3, (3, 0)), (4, 2, (2, 2)), (17, 2, (3, 0)), (2, 3, (2, 0))])
+def test_build_from_the_width(k, w, d, regs):
+    """NumPe = Chunks = 0: the fewest laps that have a legal ring, on the
+    fewest PEs; qlat = -1 exactly at 2cd = L."""
+    lat = ws_core.dsp_latency(*regs)
+    m = ws_core.words(k, w, d)
+    laps = [c for c in range(1, 5) if any(_legal(m, p, c, d, lat) for p in range(3, 513))]
+    if not laps:
+        with pytest.raises(ValueError, match="no ring"):
+            ws_core.build(k, w, d, 0, 0, *regs)
+        return
+    b = ws_core.build(k, w, d, 0, 0, *regs)
+    assert (b.m, b.chunks, b.latency) == (m, laps[0], lat)
+    assert b.pes == min(p for p in range(3, 513) if _legal(m, p, b.chunks, d, lat))
+    assert b.qlat == (-1 if 2 * b.chunks * d == lat else 0)
+    # the same ring given explicitly, or by one of the two
+    assert ws_core.build(k, w, d, b.pes, b.chunks, *regs) == b
+    assert ws_core.build(k, w, d, b.pes, 0, *regs) == b
+    assert ws_core.build(k, w, d, 0, b.chunks, *regs) == b
+
+
+@pytest.mark.parametrize("args,match", [
+    ((64, 16, 4, 8, 0), "ring of NumPe=8 cannot run Chunks=2"),   # m = 10: c = 2, P/2 even
+    ((64, 16, 4, 6, 1), r"\(Chunks-1\)\*NumPe <= m"),              # m = 10 > P - 1
+    ((64, 16, 4, 5, 0), "need 3 laps|cannot run"),                 # c = 3 on an odd P
+    ((64, 16, 4, 2, 0), r"NumPe=2 outside"),
+    ((64, 16, 4, 513, 0), r"NumPe=513 outside"),
+    ((64, 16, 4, 0, 5), r"Chunks=5 outside"),
+    ((64, 16, 2, 11, 0), "QuotDelay=2 too short"),                  # 2cd = 4 < L = 6
+    ((64, 19, 4, 0, 0), "WordWidth=19 outside"),
+    ((64, 16, 1, 0, 0), "QuotDelay=1 outside"),
+    ((64, 16, 4, 0, 0, 4), "DspRegs=4"),
+    ((64, 16, 4, 0, 0, 3, 3), "LoopRegs=3 outside"),
+    ((8192, 2, 2, 0, 0), "no ring of at most 512 PEs and 4 laps"),
+])
+def test_build_rejects_illegal_rings(args, match):
+    with pytest.raises(ValueError, match=match):
+        ws_core.build(*args)
+
+
+def test_core_model_is_the_model_of_the_build():
+    """The registry's model (HDL parameter names) runs :func:`model` on the
+    build's ring; the registry's latency is the model's cycles."""
+    from montmul import cores
+
+    core = cores.get("ws")
+    rng = random.Random(5)
+    for k, p in ((8, {}), (64, {"WordWidth": 8, "QuotDelay": 3}), (33, {"WordWidth": 4, "QuotDelay": 2, "Chunks": 2,
+                                                                         "DspRegs": 2, "LoopRegs": 2})):
+        hdl = core.hdl_params(k, **p)
+        b = ws_core.build_of(k, hdl)
+        n = rng.randrange(3, 1 << k) | 1
+        a, bb = rng.randrange(2 * n), rng.randrange(2 * n)
+        got = core.run_model(a, bb, n, k, p)
+        assert got == ws_core.model(a, bb, n, k, w=b.w, d=b.d, pes=b.pes, l_dsp=b.latency, qlat=b.qlat)
+        assert got.cycles == core.bound(k, p)
+        assert got.result % n == a * bb * pow(2, -core.radix_log2(k, p, n), n) % n

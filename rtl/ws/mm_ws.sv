@@ -23,11 +23,11 @@ module mm_ws #(
   parameter int Width      = 32,  // modulus width k
   parameter bit CheckRange = 1,   // 1: reject operands >= 2N
   parameter bit CheckMod   = 1,   // 1: reject an even N or N < 3
-  parameter int NumPe      = 10,  // processing elements P
+  parameter int NumPe      = 0,   // processing elements P: 3 .. 512; 0: the fewest for the laps
   parameter int WordWidth  = 16,  // word width w: 2 .. 18
   parameter int DspRegs    = 3,   // MULT18X18D registers: 2 or 3
   parameter int LoopRegs   = 0,   // transport registers: 0 .. 2
-  parameter int Chunks     = 1,   // laps c of the ring: 1 .. 4
+  parameter int Chunks     = 0,   // laps c of the ring: 1 .. 4; 0: ceil((m+1)/P), or the fewest
   parameter int QuotDelay  = 4,   // quotient delay d: 2 .. 8, 2cd >= DspRegs + 3 + LoopRegs
   // derived, not to be set
   localparam int E1     = WordWidth * (QuotDelay + 1),                  // E' = w(d+1)
@@ -40,7 +40,57 @@ module mm_ws #(
   localparam int W = WordWidth;
   localparam int RegW = (MWords + 1) * W;  // a load or B register: m + 1 words
 
-  if (MWords > Chunks * NumPe - 1 || MWords < (Chunks - 1) * NumPe) begin : gen_bad_ring
+  // The ring of a build (montmul.models.ws_core.build): NumPe = 0 and
+  // Chunks = 0 take the fewest laps c with 2cd >= L that m words fit, on
+  // the fewest PEs for them (c = 1: P = m + 1), so that one parameter set
+  // is legal at every Width (the exponentiation engines fix a core's
+  // parameters for every Width they are built at); Chunks = 0 with a given
+  // NumPe takes c = ceil((m+1)/P), the only c that runs m words on P PEs.
+  localparam int Latency = DspRegs + 3 + LoopRegs;
+
+  // the ring rule (docs/ws.md, "Legal builds"): c = 1, or P even and
+  // gcd(P/2, c) = 1.  (The three functions keep to what Icarus 11 evaluates
+  // as constant functions: int results, loop variables declared outside.)
+  function automatic int ring_ok(input int p, input int c);
+    ring_ok = (c == 1 || (p % 2 == 0 && (p / 2) % ((c == 3) ? 3 : 2) != 0)) ? 1 : 0;
+  endfunction
+
+  // the fewest PEs that run m words in c laps, 0 if none: the first legal P
+  // of P0 .. P0 + 7, P0 = max(3, ceil((m+1)/c)) (for c <= 4 a legal P is
+  // among them if any is)
+  function automatic int fit_pe(input int m, input int c);
+    int p0, i;
+    fit_pe = 0;
+    p0 = (m + c) / c;
+    if (p0 < 3) p0 = 3;
+    for (i = 7; i >= 0; i = i - 1) begin
+      if (p0 + i <= 512 && (c - 1) * (p0 + i) <= m && ring_ok(p0 + i, c) != 0) fit_pe = p0 + i;
+    end
+  endfunction
+
+  // the fewest laps (1 .. 4) with 2cd >= L and a ring for m words, 0 if none
+  function automatic int fit_laps(input int m, input int d, input int lat);
+    int c;
+    fit_laps = 0;
+    for (c = 4; c >= 1; c = c - 1) begin
+      if (2 * c * d >= lat && fit_pe(m, c) != 0) fit_laps = c;
+    end
+  endfunction
+
+  // (an illegal Width stops the build on its own guard, on a 3-PE ring
+  // rather than one sized for it)
+  localparam bit WidthOk = Width >= 3 && Width <= 8192;
+  localparam int Laps = !WidthOk ? 1
+                        : (Chunks != 0) ? Chunks
+                        : (NumPe != 0) ? (MWords + NumPe) / NumPe
+                        : fit_laps(MWords, QuotDelay, Latency);
+  localparam int Pes  = !WidthOk ? 3 : (NumPe != 0) ? NumPe : fit_pe(MWords, Laps);
+
+  if (!WidthOk) begin : gen_bad_width
+    `MM_FATAL("mm_ws: Width must be in [3, 8192]")
+  end else if (NumPe < 0 || Chunks < 0 || Laps < 1 || Pes < 1) begin : gen_no_ring
+    `MM_FATAL("mm_ws: no ring runs the operand's m words (NumPe and Chunks: 0 or legal values)")
+  end else if (MWords > Laps * Pes - 1 || MWords < (Laps - 1) * Pes) begin : gen_bad_ring
     `MM_FATAL("mm_ws: the operand's m words must satisfy (Chunks-1)*NumPe <= m <= Chunks*NumPe - 1")
   end
 
@@ -128,7 +178,7 @@ module mm_ws #(
   );
 
   mm_ws_array #(
-    .NumPe(NumPe), .WordWidth(W), .DspRegs(DspRegs), .LoopRegs(LoopRegs), .Chunks(Chunks),
+    .NumPe(Pes), .WordWidth(W), .DspRegs(DspRegs), .LoopRegs(LoopRegs), .Chunks(Laps),
     .QuotDelay(QuotDelay), .MaxWords(MWords)
   ) u_array (
     .clk_i, .rst_ni,

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from . import resources
-from .models import MMResult, dsp, radix2, scalable, systolic
+from .models import MMResult, dsp, radix2, scalable, systolic, ws_core
 from .models.common import ceil_div
 
 
@@ -642,3 +642,60 @@ register(Core(
                  {"WordWidth": 4, "NumPes": 6, "FifoLatency": 3}),
 ))
 # --- end paper 002 ---
+
+
+# ---------------------------------------------------------------------------
+# montmul's own: the ws word-serial systolic array (docs/ws.md) behind the
+# wide-port adapter mm_ws (docs/ws_core.md): prep makes M from N, the array
+# one product with the scaled modulus, redc E = w(d+1) + 1 radix-2 steps;
+# R' = 2^(wm + E), m = ceil((k + w(d+1) + 2)/w), inputs and outputs in
+# [0, 2N), the latency data independent.  NumPe = 0 and Chunks = 0 (the
+# defaults) size the ring from the width (ws_core.build), so that the
+# defaults are legal at every width, as the engines need (they fix a core's
+# parameters for every Width they are built at).
+# ---------------------------------------------------------------------------
+WS_RTL = SHELL + ("common/mm_csa_row.sv", "common/mm_cpa_fc.sv", "ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv",
+                  "ws/mm_ws_ring.sv", "ws/mm_ws_array.sv", "ws/mm_ws_prep.sv", "ws/mm_ws_redc.sv", "ws/mm_ws.sv")
+
+
+def ws_check(k: int, p: Params) -> None:
+    """The build's ring exists and meets the array's rules (ws_core.build)."""
+    ws_core.build_of(k, p)
+
+
+register(Core(
+    name="ws",
+    family="ws",
+    paper="none: montmul's own design (docs/ws.md, docs/ws_core.md)",
+    top="mm_ws",
+    rtl=WS_RTL,
+    model=ws_core.core_model,
+    params={
+        "NumPe": Param(0, 0, ws_core.PES_MAX, "processing elements P: 3 .. 512; 0: the fewest for the laps "
+                       "(one lap: m + 1)"),
+        "WordWidth": Param(16, 2, ws_core.WORD_MAX, "word width w (the DSP multipliers' operands)"),
+        "DspRegs": Param(3, 2, 3, "MULT18X18D registers: 2 or 3"),
+        "LoopRegs": Param(0, 0, ws_core.LOOP_REGS_MAX, "transport registers; L = DspRegs + 3 + LoopRegs"),
+        "Chunks": Param(0, 0, ws_core.CHUNKS_MAX, "laps c of the ring: 1 .. 4, c > 1 with P even and "
+                        "gcd(P/2, c) = 1; 0: ceil((m+1)/P), or the fewest with 2cd >= L"),
+        "QuotDelay": Param(4, ws_core.DELAY_MIN, ws_core.DELAY_MAX, "quotient delay d: 2cd >= L "
+                           "(2cd = L: the quotient bypass)"),
+    },
+    model_args={"NumPe": "num_pe", "WordWidth": "word_width", "DspRegs": "dsp_regs", "LoopRegs": "loop_regs",
+                "Chunks": "chunks", "QuotDelay": "quot_delay"},
+    check=ws_check,
+    r_log2=ws_core.r_log2,
+    # exact (data independent): prep + the array's loaded product + redc + glue
+    latency_bound=ws_core.core_latency,
+    description="Word-serial systolic ring of P DSP PEs (scaled modulus, delayed quotient) behind a "
+    "wide-port adapter: M from N, one product, E radix-2 steps to [0, 2N)",
+    test_widths={"icarus": (8, 64), "verilator": (64,)},
+    # w = 8 with the quotient bypass (2cd = L = 6); two laps of a 6-PE ring
+    # (k = 8: m = 6) with DspRegs = 2, LoopRegs = 2 (L = 7, 2cd = 8)
+    test_params=({"WordWidth": 8, "QuotDelay": 3},
+                 {"WordWidth": 4, "QuotDelay": 2, "Chunks": 2, "DspRegs": 2, "LoopRegs": 2}),
+    # a product takes 100-250 cycles at the test widths (Icarus: about 0.1 s
+    # at k = 8): 64 random products at k = 8, 8 at k = 64, beside the
+    # suite's directed ones
+    test_random=512,
+))

@@ -73,6 +73,9 @@ FORMAL_PARAMS: dict[str, dict[str, int]] = {
     "dsp_redundant": {"R1": 6, "R2": 6},
     "r4booth_right": {"WordWidth": 4, "NumPes": 1},
     "r4booth_left": {"WordWidth": 4, "NumPes": 2},
+    # the ws core's cheapest ring at k = 3: 2-bit words, d = 3, L = 5
+    # (m = 7 words on 8 PEs, 80 cycles a product; docs/ws_core.md)
+    "ws": {"WordWidth": 2, "QuotDelay": 3, "DspRegs": 2},
 }
 
 
@@ -81,6 +84,14 @@ FORMAL_PARAMS: dict[str, dict[str, int]] = {
 #: the response, so the induction must look back past them (measured with
 #: ``montmul formal --mode prove --depth D``; docs/formal.md).
 PROVE_DEPTH: dict[str, int] = {"systolic": 24, "systolic_mux": 24}
+
+#: Induction depths capped below the default where an induction that deep
+#: does not finish: the ws core (80 cycles a product at its formal
+#: parameters) ran past 600 s at depth 84, and at 12 its induction does not
+#: close (UNKNOWN: a held response changes in a state not reachable from
+#: reset; mm_ws states no invariants that would exclude it); its BMC covers a
+#: whole product from reset (docs/ws_core.md, "Formal").
+PROVE_DEPTH_MAX: dict[str, int] = {"ws": 12}
 
 #: Top modules that give out, under ``MM_FORMAL``, their count of requests
 #: accepted and not yet answered (``f_outstanding_o``, 4 bits).  The formal
@@ -485,7 +496,8 @@ def default_depth(target: str, width: int, params: dict[str, int], mode: str, in
         return 12 if mode == "prove" else 34
     bound = cores.get(target).latency_bound(width, params)
     if mode == "prove":
-        return max(bound + 4, PROVE_DEPTH.get(target, 0))
+        depth = max(bound + 4, PROVE_DEPTH.get(target, 0))
+        return min(depth, PROVE_DEPTH_MAX.get(target, depth))
     return bound + 4
 
 

@@ -284,3 +284,134 @@ def model(a: int, b: int, n: int, k: int, *, w: int = 16, d: int = 4, pes: int |
     r = redc(u, n, k, w, d)
     breakdown = {"prep": p.cycles, "array": t_array, "redc": r.cycles, "glue": ADAPTER_GLUE_CYCLES}
     return MMResult(result=r.result, cycles=sum(breakdown.values()), breakdown=breakdown)
+
+
+# --------------------------------------------------------------------------
+# The registered core: a build's ring from its HDL parameters
+# --------------------------------------------------------------------------
+
+#: The array's legal ranges (``rtl/ws/mm_ws_array.sv``, docs/ws.md "Legal
+#: builds"): P PEs, c laps, quotient delay d, word width w (the DSP
+#: multiplier's 18 bits), DSP registers and transport registers.
+PES_MIN, PES_MAX = 3, 512
+CHUNKS_MAX = 4
+DELAY_MIN, DELAY_MAX = 2, 8
+WORD_MAX = 18
+DSP_REGS = (2, 3)
+LOOP_REGS_MAX = 2
+
+
+def dsp_latency(dsp_regs: int, loop_regs: int) -> int:
+    """The array's DSP path latency L = DspRegs + 3 + LoopRegs (docs/ws.md)."""
+    return dsp_regs + 3 + loop_regs
+
+
+def ring_rule(pes: int, chunks: int) -> bool:
+    """The ring's slot rule: c = 1, or P even with gcd(P/2, c) = 1
+    (:func:`montmul.models.ws.ring_ok`)."""
+    return ws.ring_ok(pes, chunks)
+
+
+def fit_pes(m: int, chunks: int) -> int:
+    """The fewest PEs that run m words in c laps: the smallest P >= 3 with
+    (c-1)P <= m <= cP - 1 that meets the ring rule, or 0 if there is none
+    (as ``mm_ws.sv``'s ``fit_pe``: the first of P0 .. P0 + 7, P0 =
+    max(3, ceil((m+1)/c)); a legal P for c <= 4 is among them if any is)."""
+    p0 = max(PES_MIN, -(-(m + 1) // chunks))
+    for p in range(p0, p0 + 8):
+        if p <= PES_MAX and (chunks - 1) * p <= m and ring_rule(p, chunks):
+            return p
+    return 0
+
+
+@dataclass(frozen=True)
+class Build:
+    """The array of one build of ``mm_ws`` (:func:`build`)."""
+
+    k: int
+    w: int
+    d: int
+    m: int  #: words of A, B, M, U
+    pes: int  #: P
+    chunks: int  #: c = ceil((m + 1)/P)
+    latency: int  #: L = DspRegs + 3 + LoopRegs
+    qlat: int  #: -1 with the quotient bypass (2cd = L), else 0
+
+
+def build(k: int, w: int = 16, d: int = 4, pes: int = 0, chunks: int = 0, dsp_regs: int = 3,
+          loop_regs: int = 0) -> Build:
+    """The ring of a build of ``mm_ws`` at Width k from its HDL parameters
+    ``WordWidth``, ``QuotDelay``, ``NumPe``, ``Chunks``, ``DspRegs``,
+    ``LoopRegs``, with ``mm_ws.sv``'s rules for the two that may be 0:
+
+    * ``NumPe`` = 0 and ``Chunks`` = 0: the fewest laps c (1 .. 4) with
+      2cd >= L for which a ring exists, on the fewest PEs for them
+      (:func:`fit_pes`; c = 1: P = m + 1);
+    * ``NumPe`` = 0, ``Chunks`` = c: the fewest PEs for c laps;
+    * ``Chunks`` = 0, ``NumPe`` = P: c = ceil((m + 1)/P), the only c that
+      can run m words on P PEs.
+
+    ValueError (one line, naming the rule) for a build the RTL rejects with
+    ``MM_FATAL``: w outside 2 .. 18, d outside 2 .. 8, DspRegs not 2 or 3,
+    LoopRegs outside 0 .. 2, P outside 3 .. 512, c outside 1 .. 4, the ring
+    rule, m outside [(c-1)P, cP - 1], 2cd < L."""
+    if not 3 <= k:
+        raise ValueError(f"width k={k} is below 3")
+    if not ws.WORD_WIDTH_MIN <= w <= WORD_MAX:
+        raise ValueError(f"WordWidth={w} outside [{ws.WORD_WIDTH_MIN}, {WORD_MAX}]")
+    if not DELAY_MIN <= d <= DELAY_MAX:
+        raise ValueError(f"QuotDelay={d} outside [{DELAY_MIN}, {DELAY_MAX}]")
+    if dsp_regs not in DSP_REGS:
+        raise ValueError(f"DspRegs={dsp_regs}: must be 2 or 3")
+    if not 0 <= loop_regs <= LOOP_REGS_MAX:
+        raise ValueError(f"LoopRegs={loop_regs} outside [0, {LOOP_REGS_MAX}]")
+    m, lat = words(k, w, d), dsp_latency(dsp_regs, loop_regs)
+    if pes == 0 and chunks == 0:
+        chunks = next((c for c in range(1, CHUNKS_MAX + 1) if 2 * c * d >= lat and fit_pes(m, c)), 0)
+        if not chunks:
+            raise ValueError(f"no ring of at most {PES_MAX} PEs and {CHUNKS_MAX} laps runs m={m} words "
+                             f"with QuotDelay={d} (Width={k}, WordWidth={w})")
+    if pes == 0:
+        if not 1 <= chunks <= CHUNKS_MAX:
+            raise ValueError(f"Chunks={chunks} outside [1, {CHUNKS_MAX}]")
+        pes = fit_pes(m, chunks)
+        if not pes:
+            raise ValueError(f"no ring of at most {PES_MAX} PEs runs m={m} words in Chunks={chunks} laps "
+                             f"(Width={k}, WordWidth={w}, QuotDelay={d})")
+    if not PES_MIN <= pes <= PES_MAX:
+        raise ValueError(f"NumPe={pes} outside [{PES_MIN}, {PES_MAX}] (0: chosen from the width)")
+    if chunks == 0:
+        chunks = -(-(m + 1) // pes)
+        if chunks > CHUNKS_MAX:
+            raise ValueError(f"NumPe={pes} PEs need {chunks} laps for m={m} words; at most {CHUNKS_MAX}")
+    if not 1 <= chunks <= CHUNKS_MAX:
+        raise ValueError(f"Chunks={chunks} outside [1, {CHUNKS_MAX}]")
+    if not ring_rule(pes, chunks):
+        raise ValueError(f"a ring of NumPe={pes} cannot run Chunks={chunks} laps (need P even with gcd(P/2, c) = 1)")
+    if not (chunks - 1) * pes <= m <= chunks * pes - 1:
+        raise ValueError(f"m={m} words (Width={k}, WordWidth={w}, QuotDelay={d}) need "
+                         f"(Chunks-1)*NumPe <= m <= Chunks*NumPe - 1; NumPe={pes}, Chunks={chunks}")
+    if 2 * chunks * d < lat:
+        raise ValueError(f"QuotDelay={d} too short: need 2*Chunks*QuotDelay >= L = DspRegs + 3 + LoopRegs = {lat}")
+    return Build(k=k, w=w, d=d, m=m, pes=pes, chunks=chunks, latency=lat, qlat=-1 if 2 * chunks * d == lat else 0)
+
+
+def build_of(k: int, p) -> Build:
+    """:func:`build` from a dict of HDL parameters (the registry's)."""
+    return build(k, p["WordWidth"], p["QuotDelay"], p["NumPe"], p["Chunks"], p["DspRegs"], p["LoopRegs"])
+
+
+def core_latency(k: int, p) -> int:
+    """The latency of a build (HDL parameters ``p``): :func:`latency` of its
+    ring, the same for every request."""
+    b = build_of(k, p)
+    return latency(k, b.w, b.d, b.pes, b.latency, b.qlat)
+
+
+def core_model(a: int, b: int, n: int, k: int, *, word_width: int = 16, quot_delay: int = 4, num_pe: int = 0,
+               chunks: int = 0, dsp_regs: int = 3, loop_regs: int = 0) -> MMResult:
+    """:func:`model` of the build with these HDL parameters (``WordWidth``,
+    ``QuotDelay``, ``NumPe``, ``Chunks``, ``DspRegs``, ``LoopRegs``): the
+    registry's model of the core ``ws``."""
+    g = build(k, word_width, quot_delay, num_pe, chunks, dsp_regs, loop_regs)
+    return model(a, b, n, k, w=g.w, d=g.d, pes=g.pes, l_dsp=g.latency, qlat=g.qlat)
