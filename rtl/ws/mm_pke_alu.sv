@@ -100,6 +100,7 @@ module mm_pke_alu #(
   logic [LenBits-1:0]    n_q, n_d;
   logic [PhBits-1:0]     ph_q, ph_d;      // stream: word index; MACR: phase in the row
   tag_t [Stages:1]       tag_q, tag_d;
+  tag_t                  tag2, tag5;      // stages 2 and 5 (Yosys: no member of an array element)
   logic [W-1:0]          q_q, q_d;        // MACR: the row's quotient
   logic [W-1:0]          carry_q, carry_d;
   logic                  ov_q, ov_d, flag_q, flag_d;
@@ -124,6 +125,8 @@ module mm_pke_alu #(
   logic [AddrBits-1:0]   waddr;
   logic [W-1:0]          wdata;
 
+  assign tag2 = tag_q[2];
+  assign tag5 = tag_q[5];
   assign da = rd_data_i[a_q[AddrBits-1]];
   assign db = rd_data_i[b_q[AddrBits-1]];
   assign dy = rd_data_i[dst_q[AddrBits-1]];
@@ -144,10 +147,10 @@ module mm_pke_alu #(
   always_comb begin
     mul_a = q_q;
     mul_b = '0;
-    if (tag_q[2].valid && tag_q[2].quot) begin
+    if (tag2.valid && tag2.quot) begin
       mul_a = dq;
       mul_b = redc_q ? db : W'(1);
-    end else if (tag_q[2].valid && !tag_q[2].last) begin
+    end else if (tag2.valid && !tag2.last) begin
       mul_b = db;
     end
   end
@@ -226,7 +229,7 @@ module mm_pke_alu #(
                : (op_q == OpSel) ? {1'b0, flag_q ? da : db}
                : {1'b0, da};
   assign acc = (2 * W + 1)'(y5_q) + (2 * W + 1)'(mul_p) + (2 * W + 1)'(carry_q)
-               + (2 * W + 1)'(tag_q[5].last & ov_q);
+               + (2 * W + 1)'(tag5.last & ov_q);
 
   always_comb begin
     state_d = state_q;
@@ -251,25 +254,25 @@ module mm_pke_alu #(
     done_o  = 1'b0;
 
     // Stage 2: stream words.
-    if (tag_q[2].valid && is_stream) begin
+    if (tag2.valid && is_stream) begin
       wv_d    = 1'b1;
-      wlast_d = tag_q[2].last;
-      waddr_d = tag_q[2].addr;
+      wlast_d = tag2.last;
+      waddr_d = tag2.addr;
       wdata_d = sum_w[W-1:0];
       carry_d = W'(sum_w[W]);  // ADD: carry; SUB: borrow (the sign bit)
-      if (tag_q[2].last && (op_q == OpAdd || op_q == OpSub)) begin
+      if (tag2.last && (op_q == OpAdd || op_q == OpSub)) begin
         flag_d = sum_w[W];
       end
     end
     // Stage 5: MACR's quotient and words.
-    if (tag_q[5].valid && op_q == OpMacr) begin
-      if (tag_q[5].quot) begin
+    if (tag5.valid && op_q == OpMacr) begin
+      if (tag5.quot) begin
         q_d = mul_p[W-1:0];
       end else begin
         wv_d    = 1'b1;
-        waddr_d = tag_q[5].addr;
+        waddr_d = tag5.addr;
         wdata_d = acc[W-1:0];
-        if (tag_q[5].last) begin
+        if (tag5.last) begin
           ov_d    = acc[W];  // the top word's add is < 2^(w+1)
           carry_d = '0;
         end else begin

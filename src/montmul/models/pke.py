@@ -179,9 +179,11 @@ class Timing:
 
     def job(self, chain: int) -> int:
         """A JOB block: accepted job_start cycles after issue, the last result
-        word on the result stream res_delay + chain - 1 cycles later, written
+        word on the result stream res_delay + chain cycles later (the array's
+        cycle τ = chain: the cycle its next job's first token could enter,
+        docs/ws.md "Native interface"; measured on mm_pke), written
         at that cycle's end; the next instruction issues after it."""
-        return self.job_start + self.res_delay + chain - 1
+        return self.job_start + self.res_delay + chain
 
 
 # --------------------------------------------------------------------------
@@ -529,14 +531,14 @@ def _job(program, pc0, banks, mach: Machine, halves, cursor, loops, exact, compu
         for h, res in enumerate(results):
             if sim.halves[h].results != res:
                 raise AssertionError(f"pc {pc0}: half {h}: the engine's products differ from ws.simulate's")
-    # Timing: PROD j's first B request (half 0) in cycle E + 1 + load + j*interval.
+    # Timing: PROD j's first B request (half 0) in cycle E + load + j*interval (mm_pke's dbg_prod_o).
     e_edge = issue + tm.job_start
     gap = arr.interval(k0, square)
     load_c = ws.load_cycles(arr, k0)
     # Cycles by part: each product after the first its interval, the rest the JOB's.
     note(ins, pc0, issue, tm.job(chain), tm.job(chain) - (nprod - 1) * gap)
     for j, (ppc, p, nfetch) in enumerate(prods):
-        req = e_edge + 1 + load_c + j * gap
+        req = e_edge + load_c + j * gap
         if j:  # the words fetched since the previous PROD, one per cycle
             assert (nfetch - prods[j - 1][2]) * tm.dispatch < gap, "the sequencer fetches the next PROD in time"
         note(p, ppc, req, 0, gap if j else 0)

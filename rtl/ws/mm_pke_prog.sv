@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// mm_pke_prog: the program memory of the public-key engine mm_pke
+// (docs/pke.md, "Instruction set"): Words instruction words of 72 bits (two
+// 36-bit ports of an ECP5 DP16KD pair), one write port for the host and one
+// read port for the sequencer.
+//
+// Read: the address presented in cycle t is registered at the edge ending t
+// (the EBR's address register) and its word is on rdata_o in cycle t + 1;
+// the sequencer presents its next PC every cycle.  Write: the word presented
+// with we_i in cycle t is stored at the edge ending t and read from cycle
+// t + 2 on (a read addressed in t + 1).  The host writes whole 72-bit words;
+// a bus window assembles them from narrower writes in a staging register.
+// No reset (block RAM).
+`include "mm_macros.svh"
+
+module mm_pke_prog #(
+  parameter int Words     = 512,  // instruction words: 2 .. 4096, a power of two
+  parameter int InstrBits = 72,   // instruction width (pke.INSTR_BITS)
+  // derived, not to be set
+  localparam int PcBits   = $clog2(Words)
+) (
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+  // host write port
+  input  logic                 we_i,
+  input  logic [PcBits-1:0]    waddr_i,
+  input  logic [InstrBits-1:0] wdata_i,
+  // sequencer read port
+  input  logic [PcBits-1:0]    raddr_i,
+  output logic [InstrBits-1:0] rdata_o
+);
+
+  if (Words < 2 || Words > 4096 || (1 << PcBits) != Words) begin : gen_bad_words
+    `MM_FATAL("mm_pke_prog: Words must be a power of two in [2, 4096]")
+  end
+
+  logic [InstrBits-1:0] mem_q [Words];
+  logic [PcBits-1:0]    raddr_q;
+
+  always_ff @(posedge clk_i) begin
+    if (we_i) begin
+      mem_q[waddr_i] <= wdata_i;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      raddr_q <= '0;
+    end else begin
+      raddr_q <= raddr_i;
+    end
+  end
+
+  assign rdata_o = mem_q[raddr_q];
+
+endmodule
