@@ -134,9 +134,9 @@ def test_every_rtl_file_is_registered_and_in_fusesoc():
     not_shipped = {f"rtl/{PROPS_RTL}", f"rtl/{REGS_RTL}"}
     for path in RTL.rglob("*.sv"):
         rel = str(path.relative_to(ROOT))
-        # The public-key engine's units (rtl/ws/mm_pke_*, docs/pke.md) have
+        # The public-key engine's units (rtl/ws/mm_pke*, docs/pke.md) have
         # their own bench until the engine is built on the array.
-        if rel in not_shipped or rel.startswith("rtl/ws/mm_pke_"):
+        if rel in not_shipped or rel.startswith("rtl/ws/mm_pke"):
             continue
         assert rel in used, f"{rel} is used by no registered core"
         assert any(tok.startswith(rel) for tok in listed), f"{rel} missing from montmul.core"
