@@ -32,6 +32,18 @@ FULL = [re.compile(p) for p in (
     # ws inside mm_modexp on Icarus (minutes: ~220 cycles a product); make
     # test runs one exponentiation on it (tests/test_fusesoc.py's smoke test)
     r"^tb/mm_modexp/test_mm_modexp\.py::test_mm_modexp\[icarus-ws-w8\]",
+    # ws's non-default parameter sets on Icarus (the bypass, two laps):
+    # make test runs the defaults on Icarus and Verilator; the array's own
+    # bench (tb/mm_ws_array) runs its small builds of both in make test
+    r"^tb/mm_ws/test_mm_ws\.py::test_mm_ws\[icarus-w8-",
+    # the engine's half on Verilator (tb/mm_pke runs the whole engine, its
+    # halves included, on Icarus in make test)
+    r"^tb/mm_pke_half/.*\[verilator-",
+    # the store's re-filing by a Yosys equivalence proof (about 40 s of
+    # Yosys; the other re-filing paths run in make test)
+    r"^tests/test_synth_store\.py::test_rekey_equiv$",
+    # ECC on the engine above 256 bits (make test-ecc-full's rule)
+    r"^tests/test_apps_ecc_engine\.py::test_scalar_mult_standard_curves\[secp384r1\]",
     # the upper width bound on Icarus (Verilator checks it in make test)
     r"^tests/test_lint\.py::test_illegal_width_icarus\[[^\]]*-w8193\]",
 )]
