@@ -310,10 +310,19 @@ module mm_ws #(
     end
   end
 
+  int   f_taken;  // U's words taken by redc
+  logic f_res;    // a result word is due
   always_comb begin
-    int   t;
-    int   f_taken;  // U's words taken by redc
-    logic f_res;    // a result word is due
+    f_res   = 1'b0;
+    f_taken = 0;
+    for (int j = 0; j < MWords; j++) begin
+      f_res   = f_res || (busy && 32'(f_t_q) == f_res_at(j));
+      f_taken = f_taken + ((busy && 32'(f_t_q) > f_res_at(j)) ? 1 : 0);
+    end
+  end
+
+  always_comb begin
+    int t;
     t = 32'(f_t_q);
     if (rst_ni) begin
       if (busy) begin
@@ -347,12 +356,6 @@ module mm_ws #(
         assert (!f_arr_active);
       end
       // the result stream, and redc taking its m words
-      f_res = 1'b0;
-      f_taken = 0;
-      for (int j = 0; j < MWords; j++) begin
-        f_res   = f_res || (busy && t == f_res_at(j));
-        f_taken = f_taken + ((busy && t > f_res_at(j)) ? 1 : 0);
-      end
       assert (res_valid == f_res);
       // redc: the words in, E steps, the result's words, the response
       assert (f_redc_st != 2'd3 || (busy && t == FTDone));
