@@ -283,7 +283,8 @@ module mm_ws #(
 
   // the cycle U_j is on the result stream
   function automatic int f_res_at(input int j);
-    f_res_at = (j < QuotDelay) ? FTResX - FC2 * (QuotDelay - 1 - j) : FTResX + 2 * (j - QuotDelay + 1);
+    f_res_at = (j < QuotDelay) ? FTResX - FC2 * (QuotDelay - 1 - j)
+                               : FTResX + 2 * (j - QuotDelay + 1);
   endfunction
 
   // the cycle a load writes virtual PE v's slot flags

@@ -79,12 +79,12 @@ module mm_ws_array #(
   // for the formal flow only (docs/ws_core.md, "Formal"): the sequencer's
   // state, for a user's invariants that tie it to its own schedule
   output logic [2:0]           f_st_o,       // state: 0 idle, 1 load, 2 wave, 3 gap, 4 drain
-  output logic [15:0]          f_step_o,     // cycles into the state (load, wave: 2c cnt + tick; gap, drain:
-                                             // the cycles of the gap gone)
+  output logic [15:0]          f_step_o,     // cycles into the state (load, wave: 2c cnt
+                                             // + tick; gap, drain: the gap's cycles gone)
   output logic [15:0]          f_words_o,    // the job's m
   output logic [15:0]          f_left_o,     // its products left after this one
   output logic                 f_two_o,      // its halves: both
-  output logic                 f_active_o,   // a request descriptor, token, add or result word under way
+  output logic                 f_active_o,   // a descriptor, token, add or result word under way
   output logic [NumPe-1:0][2*Chunks-1:0][2:0] f_flags_o  // every PE's slot flags
 `endif
 );
@@ -444,7 +444,8 @@ module mm_ws_array #(
   always_comb begin
     f_drain = (m_q << 1) + CW'(Latency) + CW'(two_q) - CW'(2 * QuotDelay + 2);
     if (rst_ni) begin
-      assert (st_q == StIdle || st_q == StLoad || st_q == StWave || st_q == StGap || st_q == StDrain);
+      assert (st_q == StIdle || st_q == StLoad || st_q == StWave || st_q == StGap
+              || st_q == StDrain);
       assert (32'(tick_q) < 2 * Chunks);
       if (st_q != StIdle) begin
         assert (m_q >= CW'(MinWords) && m_q <= CW'(MaxWords));
