@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // mm_pke_axil: the public-key engine mm_pke (rtl/ws, docs/pke.md) behind an
-// AXI4-Lite slave port (docs/pke.md, "Host interface").  The register map
+// AXI4-Lite slave port (docs/pke_axil.md).  The register map
 // is written once in SystemRDL (rdl/mm_pke_regs.rdl); the register block
 // mm_pke_regs is generated from it by PeakRDL-regblock.  This module adds
 // what a register block cannot hold: the windows onto the engine's program

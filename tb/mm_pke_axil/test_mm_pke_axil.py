@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """Bench of mm_pke_axil, the AXI4-Lite wrapper of the public-key engine
-mm_pke (docs/pke.md, "Host interface"), driven by cocotbext-axi's AXI4-Lite
+mm_pke (docs/pke_axil.md), driven by cocotbext-axi's AXI4-Lite
 master through the Python driver (montmul.host.pke.PkeDevice):
 
 * an RSA-512 PKCS#1 v1.5 / SHA-256 signature signed through the bus (the

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """A driver for ``mm_pke_axil``, the AXI4-Lite wrapper of the public-key
-engine ``mm_pke`` (docs/pke.md, "Host interface"), through its register map
+engine ``mm_pke`` (docs/pke_axil.md), through its register map
 (``rdl/mm_pke_regs.rdl``, offsets in :mod:`.pke_regmap`).
 
 The bus is the same as :class:`montmul.host.ModexpDevice`'s: any object with
