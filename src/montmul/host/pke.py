@@ -174,8 +174,10 @@ class PkeDevice:
         await self.write(rm.CTRL, place("CTRL", "START", 1) | place("CTRL", "IRQ_EN", 1))
 
     async def abort(self) -> None:
-        """Reset the engine (stops a program, clears its error; memories kept)."""
-        await self.write(rm.CTRL, place("CTRL", "ABORT", 1))
+        """Reset the engine (stops a program, clears its error; memories kept);
+        CTRL.IRQ_EN keeps its value."""
+        irq_en = field("CTRL", "IRQ_EN", await self.read(rm.CTRL))
+        await self.write(rm.CTRL, place("CTRL", "ABORT", 1) | place("CTRL", "IRQ_EN", irq_en))
 
     async def wait(self) -> dict[str, int]:
         """Poll STATUS (waiting for the interrupt in between, if the bus has
