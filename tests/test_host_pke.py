@@ -80,6 +80,15 @@ def test_build_matches_the_hardware():
         dev.build(256)
 
 
+def test_build_with_the_quotient_bypass():
+    """2cd = L (P = 66, w = 17, L = 6, d = 3, c = 1: the RSA-2048 build) is the model's qlat = -1."""
+    dev, _ = opened(pes=66, d=3, c=1, m=65)
+    b = dev.build(1024)
+    assert (b.qlat, b.d, b.m) == (-1, 3, 65)
+    dev, _ = opened(pes=66, d=2, c=2, m=131)
+    assert dev.build(2048).qlat == 0
+
+
 def test_program_words_are_three_bus_writes():
     dev, bus = opened()
     words = [(0xAB << 64) | (0x12345678 << 32) | 0x9ABCDEF0, 1]

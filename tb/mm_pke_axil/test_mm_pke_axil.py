@@ -17,15 +17,19 @@ master through the Python driver (montmul.host.pke.PkeDevice):
 * bad programs: DONE with STATUS.ERR and the engine's error code, START
   refused until ABORT, ABORT in the middle of a run.
 
-One build: ℓ = 256 (RSA-512) on P = 10 PEs, w = 17 (d = 2, c = 2, m = 19).
-The register block is PeakRDL output, which Icarus 11 cannot build (no
+Two builds at ℓ = 256 (RSA-512), w = 17, L = 6: two laps of the ring (P = 10,
+d = 2, c = 2, m = 19) and one lap with the quotient bypass (P = 22, d = 3,
+c = 1, m = 20: 2cd = L, the RSA-2048 build's shape; the driver's build is
+then the model's qlat = -1).  The register block is PeakRDL output, which Icarus 11 cannot build (no
 unpacked structs): Verilator only, as tb/mm_modexp_axil.
 """
 from __future__ import annotations
 
 import os
 
-BITS, PES, W = 256, 10, 17
+BITS, W = 256, 17
+#: id -> (P, d): d None = the model's least legal (qlat = 0); d = 3 at c = 1 is the bypass (2cd = L)
+BUILDS = {"c2": (10, None), "c1-bypass": (22, 3)}
 TOP = "mm_pke_axil"
 SOURCES = ["bus/mm_pke_regs_pkg.sv", "bus/mm_pke_regs.sv",
            "ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv", "ws/mm_ws_ring.sv", "ws/mm_ws_array.sv", "ws/mm_pke_bank.sv",
@@ -33,13 +37,13 @@ SOURCES = ["bus/mm_pke_regs_pkg.sv", "bus/mm_pke_regs.sv",
 PROG_WORDS = 64
 
 
-def hdl_params() -> dict[str, int]:
-    """mm_pke_axil's parameters for pke.Build(BITS, pes=PES, w=W) (L = 6: DspRegs 3, LoopRegs 0)."""
+def hdl_params(pes: int, d: int | None) -> dict[str, int]:
+    """mm_pke_axil's parameters for pke.Build(BITS, pes=pes, w=W, d=d) (L = 6: DspRegs 3, LoopRegs 0)."""
     from montmul.models import pke, ws
 
-    b = pke.Build(BITS, pes=PES, w=W)
+    b = pke.Build(BITS, pes=pes, w=W, d=d, qlat=0 if d is None else -1)
     k = ws.precompute(3, W, b.d, BITS)
-    return {"NumPe": PES, "WordWidth": W, "DspRegs": 3, "LoopRegs": b.latency - 6, "Chunks": b.array.chunks(k),
+    return {"NumPe": pes, "WordWidth": W, "DspRegs": 3, "LoopRegs": b.latency - 6, "Chunks": b.array.chunks(k),
             "QuotDelay": b.d, "MaxWords": b.m, "ProgWords": PROG_WORDS}
 
 
@@ -294,8 +298,9 @@ if os.environ.get("MONTMUL_IN_SIM"):
 else:
     import pytest
 
+    @pytest.mark.parametrize("build", list(BUILDS))
     @pytest.mark.parametrize("sim", ["verilator"])
-    def test_mm_pke_axil(sim):
+    def test_mm_pke_axil(sim, build):
         from bench_util import unit_bench
 
-        unit_bench(__file__, TOP, SOURCES, hdl_params(), sim, opt=False)
+        unit_bench(__file__, TOP, SOURCES, hdl_params(*BUILDS[build]), sim, opt=False)

@@ -127,9 +127,12 @@ class PkeDevice:
     # --- builds ----------------------------------------------------------
     def build(self, bits: int, *, exp_bits: int | None = None, base_blind: bool = False, e: int = 65537) -> pke.Build:
         """The program build for half length ``bits`` on this hardware's array
-        (its P, w, L, d); ValueError if the hardware cannot run it."""
+        (its P, w, L, d; the array bypasses the quotient into the token when
+        2cd = L, the model's qlat = -1: docs/ws.md); ValueError if the
+        hardware cannot run it."""
         info = self._need_open()
-        b = pke.Build(bits, exp_bits, pes=info.pes, w=info.w, latency=info.latency, d=info.d,
+        qlat = -1 if 2 * info.c * info.d == info.latency else 0
+        b = pke.Build(bits, exp_bits, pes=info.pes, w=info.w, latency=info.latency, qlat=qlat, d=info.d,
                       base_blind=base_blind, e=e)
         chunks = b.array.chunks(ws.precompute(3, b.w, b.d, bits))
         if b.m > info.max_words or chunks != info.c:
