@@ -37,12 +37,12 @@ SOURCES = ["bus/mm_pke_regs_pkg.sv", "bus/mm_pke_regs.sv",
 PROG_WORDS = 64
 
 
-def hdl_params(pes: int, d: int | None) -> dict[str, int]:
-    """mm_pke_axil's parameters for pke.Build(BITS, pes=pes, w=W, d=d) (L = 6: DspRegs 3, LoopRegs 0)."""
+def hdl_params(pes: int, d: int | None, bits: int = BITS) -> dict[str, int]:
+    """mm_pke_axil's parameters for pke.Build(bits, pes=pes, w=W, d=d) (L = 6: DspRegs 3, LoopRegs 0)."""
     from montmul.models import pke, ws
 
-    b = pke.Build(BITS, pes=pes, w=W, d=d, qlat=0 if d is None else -1)
-    k = ws.precompute(3, W, b.d, BITS)
+    b = pke.Build(bits, pes=pes, w=W, d=d, qlat=0 if d is None else -1)
+    k = ws.precompute(3, W, b.d, bits)
     return {"NumPe": pes, "WordWidth": W, "DspRegs": 3, "LoopRegs": b.latency - 6, "Chunks": b.array.chunks(k),
             "QuotDelay": b.d, "MaxWords": b.m, "ProgWords": PROG_WORDS}
 
@@ -64,6 +64,8 @@ if os.environ.get("MONTMUL_IN_SIM"):
     from montmul.models import pke
 
     P = json.loads(os.environ["WS_PARAMS"])
+    #: RSA-2048 on demand (the pytest test below): only test_sign_rsa2048 runs
+    KEY = os.environ.get("MONTMUL_PKE_AXIL_KEY")
     #: generous bound of a whole test in simulated time (10 ns clock)
     TIMEOUT_NS = 10**9
 
@@ -104,7 +106,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         addr, size = pke.layout(b)["MQ"]
         return sum(banks[0][addr + i] << (b.w * i) for i in range(size)), res.cycles
 
-    @cocotb.test()
+    @cocotb.test(skip=bool(KEY))
     async def test_sign_rsa512(dut):
         """RSA-512 PKCS#1 v1.5 / SHA-256 through the bus, byte-identical to cryptography."""
         from cryptography.hazmat.primitives import hashes
@@ -130,7 +132,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         assert sig2 == key.cryptography_key().sign(msg2, padding.PKCS1v15(), hashes.SHA256())
         assert r2.cycles == cycles
 
-    @cocotb.test()
+    @cocotb.test(skip=bool(KEY))
     async def test_registers_after_reset(dut):
         dev, bus = await setup(dut)
         m = bus.master
@@ -156,7 +158,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         assert await dev.read(rm.PADDR) == 0, "a refused read of PDATA2 stored nothing"
         assert await dev.read(rm.STATUS) == 0
 
-    @cocotb.test()
+    @cocotb.test(skip=bool(KEY))
     async def test_bank_window(dut):
         dev, bus = await setup(dut)
         rng = random.Random(2)
@@ -212,7 +214,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         addr, size = pke.layout(b)["MQ"]
         return sum(x << (b.w * i) for i, x in enumerate(await dev.read_bank(0, addr, size)))
 
-    @cocotb.test()
+    @cocotb.test(skip=bool(KEY))
     async def test_requests_while_busy(dut):
         """Every request while a program runs is dropped with IGNORED; the bus never stalls."""
         dev, bus = await setup(dut)
@@ -252,7 +254,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         assert r.cycles == cycles and await read_result(dev, b) == value
         assert r.status["IGNORED"] == 0
 
-    @cocotb.test()
+    @cocotb.test(skip=bool(KEY))
     async def test_errors_and_abort(dut):
         """Bad programs stop with ERR and the engine's code; START is refused until ABORT."""
         dev, bus = await setup(dut)
@@ -295,6 +297,36 @@ if os.environ.get("MONTMUL_IN_SIM"):
         r = await with_timeout(dev.run(), TIMEOUT_NS, "ns")
         assert r.cycles == cycles and await read_result(dev, b) == value
 
+    @cocotb.test(skip=not KEY)
+    async def test_sign_rsa2048(dut):
+        """RSA-2048 PKCS#1 v1.5 / SHA-256 on the RSA-2048 build, byte-identical to cryptography."""
+        import time
+
+        from cocotb.utils import get_sim_time
+        from cryptography.hazmat.primitives import hashes
+        from cryptography.hazmat.primitives.asymmetric import padding
+
+        dev, bus = await setup(dut)
+        key = rsa.load_pem(open(KEY, "rb").read())
+        msg = b"montmul: RSA-2048 through mm_pke_axil"
+        t0, ns0 = time.monotonic(), get_sim_time(unit="ns")
+        sig, r = await dev.sign(key, msg)
+        ns = get_sim_time(unit="ns") - ns0
+        want = key.cryptography_key().sign(msg, padding.PKCS1v15(), hashes.SHA256())
+        assert sig == want, "signature differs from cryptography's"
+        c = rsa.os2ip(rsa.emsa_pkcs1_v15(msg, key.size))
+        value, cycles = model_cycles(dev, key.p, key.q, key.dp, key.dq, c)
+        assert (r.value, r.cycles) == (value, cycles), f"bus: {r.cycles} cycles, pke.run: {cycles}"
+        out = {"params": P, "key_bits": key.bits, "engine_cycles": r.cycles, "bus_cycles_total": int(ns // 10),
+               "bus_transactions": bus.transactions, "bus_reads": bus.reads, "bus_writes": bus.writes,
+               "identical_to_cryptography": True, "signature": sig.hex(),
+               "wall_seconds": round(time.monotonic() - t0, 1)}
+        dut._log.info("RSA-2048 through mm_pke_axil: %s", json.dumps(out))
+        path = os.environ.get("MONTMUL_PKE_AXIL_REPORT")
+        if path:
+            with open(path, "w") as f:
+                json.dump(out, f, indent=1)
+
 else:
     import pytest
 
@@ -304,3 +336,22 @@ else:
         from bench_util import unit_bench
 
         unit_bench(__file__, TOP, SOURCES, hdl_params(*BUILDS[build]), sim, opt=False)
+
+    @pytest.mark.skipif(not os.environ.get("MONTMUL_PKE_AXIL_RSA2048"),
+                        reason="RSA-2048 through mm_pke_axil: set MONTMUL_PKE_AXIL_RSA2048=1 (minutes on Verilator)")
+    def test_rsa2048_through_pke_axil(tmp_path, monkeypatch):
+        """The RSA-2048 build (ℓ = 1024: P = 66, w = 17, d = 3, c = 1, m = 65) signs
+        through the bus; the figures go to build/pke_axil_rsa2048.json."""
+        from bench_util import unit_bench
+
+        from montmul.apps import rsa
+        from montmul.resources import build_root
+
+        pem = tmp_path / "key.pem"
+        pem.write_bytes(rsa.generate(2048).to_pem())
+        report = build_root() / "pke_axil_rsa2048.json"
+        report.parent.mkdir(parents=True, exist_ok=True)
+        monkeypatch.setenv("MONTMUL_PKE_AXIL_KEY", str(pem))
+        monkeypatch.setenv("MONTMUL_PKE_AXIL_REPORT", str(report))
+        unit_bench(__file__, TOP, SOURCES, hdl_params(66, 3, 1024), "verilator", opt=False)
+        print(report.read_text())
