@@ -148,10 +148,16 @@ class EccBuild:
     w: int = 17
     latency: int = 6
     qlat: int = 0
+    mod_alu: bool = False  #: the engine's modular ALU (``pke.Build.mod_alu``): DUAL + SEL per add/sub
 
     @property
     def pb(self) -> pke.Build:
-        return pke.Build(self.curve.p.bit_length(), pes=self.pes, w=self.w, latency=self.latency, qlat=self.qlat)
+        return pke.Build(self.curve.p.bit_length(), pes=self.pes, w=self.w, latency=self.latency, qlat=self.qlat,
+                         mod_alu=self.mod_alu)
+
+    def machine(self, ks) -> pke.Machine:
+        b = self.pb
+        return pke.Machine(b.array, ks, mod_alu=b.mod_alu)
 
 
 class _Mem:
@@ -247,7 +253,7 @@ class _Gen:
             self.mov(t, b, fl)
             b = t
         frag = pke.mod_add if op == "add" else pke.mod_sub
-        self.emit(*frag(dst, a, b, self.MOD2, self.T1, self.T2, self.m, fl))
+        self.emit(*frag(dst, a, b, self.MOD2, self.T1, self.T2, self.m, fl, dual=self.eb.mod_alu))
 
     # -- one formula -----------------------------------------------------------
     def _groups(self, f: Formula, loc: dict[str, int], qvals: set) -> dict[str, int]:
@@ -398,6 +404,8 @@ class _Gen:
         # Conversion in: X~ = U(x, R^2), Y~ = U(y, R^2), Z~ = R.
         self.part = "conversion in"
         px, py = T(1), T(1) + m
+        if eb.mod_alu:  # the ALUs' modulus for ADD/SUB.DUAL: 2Ñ
+            self.emit(pke.Instr(pke.Op.MOV, pke.F_LDN, self.TMP, self.MOD2, n=m))
         self.emit(pke.Instr(pke.Op.JOB, pke.F_LOAD, 0, self.PX, 1, self.MS, m),
                   pke.Instr(pke.Op.PROD, pke.F_STORE, px, 0, self.RR),
                   pke.Instr(pke.Op.JOB, pke.F_LOAD, 0, self.PY, 1, self.MS, m),
@@ -555,7 +563,7 @@ def _run(ep: EccProgram, points, scalars, exact: bool = False, compute: bool = T
         banks = [[0] * pke.MEM_WORDS for _ in range(2)]
         k = ws.precompute(ep.build.curve.p, b.w, b.d, b.bits)
         ks = [k, k]
-    res = pke.run(ep.program, banks, pke.Machine(b.array, ks), exact=exact, compute=compute)
+    res = pke.run(ep.program, banks, ep.build.machine(ks), exact=exact, compute=compute)
     pt = None
     if compute:
         rd = lambda name: sum(banks[0][ep.regions[name][0] + i] << (b.w * i) for i in range(b.m))  # noqa: E731
@@ -701,10 +709,13 @@ def formula_cycles(eb: EccBuild) -> dict[str, dict[str, int]]:
         g.emit(pke.Instr(pke.Op.HALT))
         b = eb.pb
         k = ws.precompute(eb.curve.p, b.w, b.d, b.bits)
-        r = pke.run(g.prog, [[0] * pke.MEM_WORDS for _ in range(2)], pke.Machine(b.array, [k, k]), compute=False)
+        prog = g.prog
+        if eb.mod_alu:  # the ALU's modulus, loaded once per program (not counted)
+            prog = [pke.Instr(pke.Op.MOV, pke.F_LDN, g.TMP, g.MOD2, n=g.m)] + prog
+        r = pke.run(prog, [[0] * pke.MEM_WORDS for _ in range(2)], eb.machine([k, k]), compute=False)
         per = {"jobs": 0, "products": r.products, "ALU ops": 0, "copies": 0, "cycles": r.cycles}
         cyc = {"array": 0, "ALU": 0, "copies": 0, "dispatch": r.parts.get("dispatch", 0)}
-        for _, text, _, c in r.trace:
+        for _, text, _, c in r.trace[1 if eb.mod_alu else 0:]:
             op = text.split()[0].split(".")[0]
             if op == "JOB":
                 per["jobs"] += 1
@@ -718,7 +729,11 @@ def formula_cycles(eb: EccBuild) -> dict[str, dict[str, int]]:
         if name == "add":
             cyc["dispatch"] -= 2  # the SETX
             per["cycles"] -= 2
-        per["ALU ops"] //= 3  # one modular add/sub = three stream ops
+        if eb.mod_alu:
+            ldn = r.trace[0][3] + 1
+            cyc["dispatch"] -= 1
+            per["cycles"] -= ldn
+        per["ALU ops"] //= 2 if eb.mod_alu else 3  # one modular add/sub = three stream ops (DUAL, SEL: two)
         out[name] = {**per, **{f"{k} cycles": v for k, v in cyc.items()}}
     return out
 
