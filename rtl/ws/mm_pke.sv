@@ -33,9 +33,9 @@ module mm_pke #(
   parameter int ProgWords = 512,  // program words: 2 .. 4096, a power of two
   parameter int ModAlu    = 0,    // the ALUs' modulus copy (MOV.LDN, ADD/SUB.DUAL): 0 or 1
   // derived, not to be set
-  localparam int AddrBits  = 13,
+  localparam int AddrBits  = mm_pke_pkg::PkeAddrBits,
   localparam int PcBits    = $clog2(ProgWords),
-  localparam int InstrBits = 72
+  localparam int InstrBits = mm_pke_pkg::PkeInstrBits
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,

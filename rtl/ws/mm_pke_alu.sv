@@ -89,9 +89,16 @@ module mm_pke_alu #(
     `MM_FATAL("mm_pke_alu: MaxWords must be in [1, 2^LenBits - 1]")
   end
 
+  // cmd_redc_i carries the flag bit that is REDC on MACR, LDN on MOV, DUAL on ADD/SUB
+  if (mm_pke_pkg::FLdn != mm_pke_pkg::FRedc || mm_pke_pkg::FDual != mm_pke_pkg::FRedc) begin : gen_bad_flags
+    `MM_FATAL("mm_pke_alu: LDN and DUAL must share REDC's flag bit (mm_pke_pkg)")
+  end
+
   localparam int W = WordWidth;
-  localparam logic [4:0] OpMov = 5'd6, OpClr = 5'd7, OpAdd = 5'd8, OpSub = 5'd9, OpSel = 5'd10,
-                         OpMacr = 5'd11;
+  // The opcodes: mm_pke_pkg, generated from montmul.models.pke.
+  localparam logic [4:0] OpMov = mm_pke_pkg::OpMov, OpClr = mm_pke_pkg::OpClr,
+                         OpAdd = mm_pke_pkg::OpAdd, OpSub = mm_pke_pkg::OpSub,
+                         OpSel = mm_pke_pkg::OpSel, OpMacr = mm_pke_pkg::OpMacr;
   localparam int Stages = 5;  // tag pipeline: data at stage 2 (mem), product at stage 5 (mem + mac)
 
   typedef enum logic [2:0] {

@@ -992,6 +992,49 @@ REGIONS = {
 }
 
 
+#: The flags as the RTL names them (bit indices in the package), and their words.
+_SV_FLAGS = (("FH0", F_H0, "all: half 0 only"), ("FXA", F_XA, "ALU: operand a from the other half's bank"),
+             ("FLoad", F_LOAD, "JOB: load A and M"), ("FAtab", F_ATAB, "JOB: A = table entry of the next window"),
+             ("FBsq", F_BSQ, "PROD: B = the previous result"),
+             ("FBtab", F_BTAB, "PROD: B = table entry of the next window"),
+             ("FStore", F_STORE, "PROD: store the result"), ("FRedc", F_REDC, "MACR: REDC quotients"),
+             ("FLdn", F_LDN, "MOV: load the ALU's modulus (ModAlu)"),
+             ("FDual", F_DUAL, "ADD/SUB: also (a +/- b) -/+ N_A at c (ModAlu)"))
+
+
+def sv_package() -> str:
+    """``rtl/ws/mm_pke_pkg.sv``: the instruction format's constants (opcodes,
+    flag bits, field positions) for the sequencer and the ALUs, generated
+    from :class:`Op`, the ``F_*`` flags and :data:`FIELDS` so that the RTL
+    and the model cannot drift (``python -m montmul.models.pke --sv-package``;
+    tests/test_models_pke.py checks the file equals this text)."""
+    lines = ["// SPDX-License-Identifier: Apache-2.0", "//",
+             "// mm_pke_pkg: the instruction format of the public-key engine mm_pke (docs/pke.md,",
+             "// \"Instruction set\"): opcodes, flag bits and field positions of the 72-bit word, for",
+             "// mm_pke_seq and mm_pke_alu.  Generated from montmul.models.pke (its Op, F_* and FIELDS)",
+             "// by `python -m montmul.models.pke --sv-package`; do not edit (tests/test_models_pke.py",
+             "// checks this file equals the generator's output).",
+             "package mm_pke_pkg;", "",
+             f"  localparam int PkeInstrBits = {INSTR_BITS};  // instruction word",
+             f"  localparam int PkeAddrBits  = {ADDR_BITS};  // bank address; the top bit selects the EBR group",
+             "", "  // opcodes (5 bits)"]
+    for op in Op:
+        name = "Op" + op.name.capitalize()
+        lines.append(f"  localparam logic [4:0] {name:<7} = 5'd{int(op)};")
+    lines += ["", "  // flag bits (indices into the 5-bit flags field; the meaning depends on the opcode)"]
+    for name, bit, what in _SV_FLAGS:
+        lines.append(f"  localparam int {name:<6} = {bit.bit_length() - 1};  // {what}")
+    lines += ["", "  // fields, most significant first: least significant bit and width"]
+    lsb = INSTR_BITS
+    for name, bits in FIELDS:
+        lsb -= bits
+        cap = "Fld" + name.capitalize()
+        lines.append(f"  localparam int {cap + 'Lsb':<12} = {lsb};")
+        lines.append(f"  localparam int {cap + 'Bits':<12} = {bits};")
+    lines += ["", "endpackage", ""]
+    return "\n".join(lines)
+
+
 def format_listing(program: list[Instr]) -> str:
     """The program, one instruction per line: index, word (hex), text, part."""
     width = -(-INSTR_BITS // 4)
@@ -1011,7 +1054,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--blind", action="store_true", help="base blinding (r^e, e = 65537, on the engine)")
     ap.add_argument("--layout", type=int, metavar="ELL", help="print the memory map for halves of ELL bits")
     ap.add_argument("--listing", type=int, metavar="ELL", help="print the RSA-CRT program for halves of ELL bits")
+    ap.add_argument("--sv-package", action="store_true", help="print rtl/ws/mm_pke_pkg.sv (the instruction format)")
     args = ap.parse_args(argv)
+    if args.sv_package:
+        print(sv_package(), end="")
+        return 0
     try:
         if args.layout or args.listing:
             ell = args.layout or args.listing

@@ -149,11 +149,12 @@ class EccBuild:
     latency: int = 6
     qlat: int = 0
     mod_alu: bool = False  #: the engine's modular ALU (``pke.Build.mod_alu``): DUAL + SEL per add/sub
+    d: int | None = None  #: the array's quotient delay (default: the smallest legal for the curve)
 
     @property
     def pb(self) -> pke.Build:
         return pke.Build(self.curve.p.bit_length(), pes=self.pes, w=self.w, latency=self.latency, qlat=self.qlat,
-                         mod_alu=self.mod_alu)
+                         d=self.d, mod_alu=self.mod_alu)
 
     def machine(self, ks) -> pke.Machine:
         b = self.pb
@@ -555,7 +556,11 @@ class Run:
     trace: list[tuple]
 
 
-def _run(ep: EccProgram, points, scalars, exact: bool = False, compute: bool = True) -> Run:
+def _run(ep: EccProgram, points, scalars, exact: bool = False, compute: bool = True, runner=None) -> Run:
+    """Run ``ep`` on the model, or with ``runner(ep, points, scalars) -> Run``
+    elsewhere (the RTL bench runs the engine's RTL with the same images)."""
+    if runner is not None:
+        return runner(ep, points, scalars)
     b = ep.build.pb
     if compute:
         banks, ks = images(ep, points, scalars)
@@ -582,24 +587,25 @@ def _windows(bits: int) -> int:
 
 
 def run_scalar_mult(curve: Curve | str, k: int, point: tuple[int, int], *, exact: bool = False,
-                    compute: bool = True, **arr) -> Run:
-    """k·P on the engine (both halves run it; the result is half 0's)."""
+                    compute: bool = True, runner=None, **arr) -> Run:
+    """k·P on the engine (both halves run it; the result is half 0's).
+    ``arr``: :class:`EccBuild`'s array fields and ``mod_alu``; ``runner``: see :func:`_run`."""
     c = get_curve(curve) if isinstance(curve, str) else curve
     nb = c.n.bit_length()
     _check_scalar(c, k, nb)
     ep = program(EccBuild(c, _windows(nb), **arr))
-    return _run(ep, [point, point], [k, k], exact, compute)
+    return _run(ep, [point, point], [k, k], exact, compute, runner)
 
 
 def run_double(curve: Curve | str, k0: int, p0: tuple[int, int], k1: int, p1: tuple[int, int], bits: int, *,
-               exact: bool = False, compute: bool = True, **arr) -> Run:
+               exact: bool = False, compute: bool = True, runner=None, **arr) -> Run:
     """k0·P0 + k1·P1 (scalars below 2^bits): k0·P0 on half 0, k1·P1 on half 1,
     the sum on half 0."""
     c = get_curve(curve) if isinstance(curve, str) else curve
     _check_scalar(c, k0, bits)
     _check_scalar(c, k1, bits)
     ep = program(EccBuild(c, _windows(bits), True, **arr))
-    return _run(ep, [p0, p1], [k0, k1], exact, compute)
+    return _run(ep, [p0, p1], [k0, k1], exact, compute, runner)
 
 
 def split_base(c: Curve) -> tuple[int, tuple[int, int]]:
