@@ -797,7 +797,7 @@ def estimates(eb: EccBuild) -> list[dict]:
     for label, lanes, alus, overlap, hide, onepass in CHANGES:
         lanes, alus = (ring, ring) if lanes < 0 else (lanes, alus)
         prod = tm.job(ws.chain_cycles(arr, k, 1, square=False, halves=2, load=not hide)) + tm.dispatch
-        alu = (1 if onepass else 3) * (tm.stream(b.m) + tm.dispatch) + (1 if onepass else 0)
+        alu = (1 if onepass else 2 if eb.mod_alu else 3) * (tm.stream(b.m) + tm.dispatch) + (1 if onepass else 0)
         d = _dag_makespan(dbl, prod, alu, lanes, alus, overlap)
         a = _dag_makespan(add_ops, prod, alu, lanes, alus, overlap)
         rows.append({"change": label, "lanes": lanes, "product": prod, "mod add/sub": alu, "dbl": d, "add": a})
@@ -813,9 +813,9 @@ def estimate_totals(eb_kp: EccBuild, measured: int, n_dbl: int, n_add: int) -> l
 
 
 def figures(curves=("secp256r1", "secp384r1"), pes: int = 70, w: int = 17, latency: int = 6, qlat: int = 0,
-            mhz: float = 141.0) -> list[dict]:
+            mhz: float = 141.0, mod_alu: bool = False) -> list[dict]:
     rows = []
-    arr = dict(pes=pes, w=w, latency=latency, qlat=qlat)
+    arr = dict(pes=pes, w=w, latency=latency, qlat=qlat, mod_alu=mod_alu)
     for name in curves:
         c = get_curve(name)
         nb = c.n.bit_length()
@@ -835,7 +835,8 @@ PARTS = ("conversion in", "table", "scalar multiplication", "combine", "inversio
          "dispatch")
 
 
-def estimate_rows(curves=("secp256r1", "secp384r1"), pes: int = 70, w: int = 17, mhz: float = 141.0) -> list[dict]:
+def estimate_rows(curves=("secp256r1", "secp384r1"), pes: int = 70, w: int = 17, mhz: float = 141.0,
+                  mod_alu: bool = False) -> list[dict]:
     """Per curve and change: one doubling, one addition, and k·P (ECDH) and
     k·G (sign, split over the halves) estimated (:func:`estimate_totals`)."""
     rows = []
@@ -843,9 +844,9 @@ def estimate_rows(curves=("secp256r1", "secp384r1"), pes: int = 70, w: int = 17,
         c = get_curve(name)
         W = _windows(c.n.bit_length())
         V, _ = split_base(c)
-        ecdh = run_scalar_mult(c, 0, (0, 0), compute=False, pes=pes, w=w)
-        sign = run_double(c, 0, (0, 0), 0, (0, 0), 4 * V, compute=False, pes=pes, w=w)
-        eb = EccBuild(c, W, pes=pes, w=w)
+        ecdh = run_scalar_mult(c, 0, (0, 0), compute=False, pes=pes, w=w, mod_alu=mod_alu)
+        sign = run_double(c, 0, (0, 0), 0, (0, 0), 4 * V, compute=False, pes=pes, w=w, mod_alu=mod_alu)
+        eb = EccBuild(c, W, pes=pes, w=w, mod_alu=mod_alu)
         # ECDH: T[2] and 4(W-1) doublings, 13 table and W-1 window additions; sign: V windows, + the combine
         t1 = estimate_totals(eb, ecdh.cycles, 4 * (W - 1) + 1, (W - 1) + 13)
         t2 = estimate_totals(eb, sign.cycles, 4 * (V - 1) + 1, (V - 1) + 14)
@@ -885,15 +886,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pes", type=int, default=70)
     ap.add_argument("--w", type=int, default=17)
     ap.add_argument("--mhz", type=float, default=141.0)
+    ap.add_argument("--mod-alu", action="store_true", help="the engine with the modular ALU (pke.Build.mod_alu)")
     args = ap.parse_args(argv)
     try:
-        rows = figures(tuple(args.curves), args.pes, args.w, mhz=args.mhz)
+        rows = figures(tuple(args.curves), args.pes, args.w, mhz=args.mhz, mod_alu=args.mod_alu)
         frows = []
         for name in args.curves:
-            eb = EccBuild(get_curve(name), _windows(get_curve(name).n.bit_length()), pes=args.pes, w=args.w)
+            eb = EccBuild(get_curve(name), _windows(get_curve(name).n.bit_length()), pes=args.pes, w=args.w,
+                          mod_alu=args.mod_alu)
             for f, v in formula_cycles(eb).items():
                 frows.append((name, f, v))
-        erows = estimate_rows(tuple(args.curves), args.pes, args.w, args.mhz)
+        erows = estimate_rows(tuple(args.curves), args.pes, args.w, args.mhz, args.mod_alu)
     except (ValueError, KeyError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
