@@ -90,7 +90,8 @@ module mm_pke_alu #(
   end
 
   // cmd_redc_i carries the flag bit that is REDC on MACR, LDN on MOV, DUAL on ADD/SUB
-  if (mm_pke_pkg::FLdn != mm_pke_pkg::FRedc || mm_pke_pkg::FDual != mm_pke_pkg::FRedc) begin : gen_bad_flags
+  if (mm_pke_pkg::FLdn != mm_pke_pkg::FRedc
+      || mm_pke_pkg::FDual != mm_pke_pkg::FRedc) begin : gen_bad_flags
     `MM_FATAL("mm_pke_alu: LDN and DUAL must share REDC's flag bit (mm_pke_pkg)")
   end
 

@@ -39,7 +39,7 @@ module mm_pke_seq #(
   parameter int PcBits    = 9,    // program address bits: 1 .. 12
   parameter int MaxWords  = 66,   // the array's largest word count m: 3 .. 1023
   // derived, not to be set
-  localparam int AddrBits  = mm_pke_pkg::PkeAddrBits,  // bank address (the instruction format's fields)
+  localparam int AddrBits  = mm_pke_pkg::PkeAddrBits,  // bank address (the format's fields)
   localparam int GroupBits = AddrBits - 1,
   localparam int MWidth    = $clog2(MaxWords + 1),
   localparam int InstrBits = mm_pke_pkg::PkeInstrBits
