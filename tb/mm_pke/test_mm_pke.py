@@ -64,7 +64,8 @@ CASES = [
     (384, 34, 17, ("verilator",), True, 1, "secp384r1"),
 ]
 TOP = "mm_pke"
-SOURCES = ["ws/mm_pke_pkg.sv", "ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv", "ws/mm_ws_ring.sv", "ws/mm_ws_array.sv", "ws/mm_pke_bank.sv",
+SOURCES = ["ws/mm_pke_pkg.sv", "ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv", "ws/mm_ws_ring.sv", "ws/mm_ws_array.sv",
+           "ws/mm_pke_bank.sv",
            "ws/mm_pke_alu.sv", "ws/mm_pke_prog.sv", "ws/mm_pke_seq.sv", f"ws/{TOP}.sv"]
 PROG_WORDS = 64
 PROG_WORDS_ECC = 4096  # the ECC programs unroll the table's additions (about 2,200 words with the combine)

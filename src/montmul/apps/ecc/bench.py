@@ -217,7 +217,8 @@ def format_md(data: dict) -> str:
            f"the stored post-route results (P = {eng['pes']}, w = {eng['w']}, L = {eng['latency']}, d = {eng['d']}, "
            f"m ≤ {eng['m']}); clock: {clock}. OpenSSL: measured in the same run on this machine. "
            f"IPECC: {IPECC_NOTE}.", "",
-           "| curve | operation | core | cycles | ECP5 Fmax (MHz) | ms | operations/s | fits LFE5U-85F | source | note |",
+           "| curve | operation | core | cycles | ECP5 Fmax (MHz) | ms | operations/s | fits LFE5U-85F | source "
+           "| note |",
            "|---|---|---|---|---|---|---|---|---|---|"]
     for r in data["rows"]:
         fits = {None: "—", True: "yes", False: "no"}[r["fits_lfe5u_85f"]]
