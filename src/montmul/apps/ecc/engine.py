@@ -190,6 +190,12 @@ class _Gen:
         self.eb = eb
         b = self.b = eb.pb
         self.m, self.ln, self.j = b.m, b.ln, b.j_out
+        # Words of the ALU ops and copies: every value is below 2Ñ and a sum
+        # below 4Ñ, so words above ceil(bits(4Ñ)/w) are 0 in every slot (the
+        # array writes them 0, the ALU never writes them).  Fewer than m when
+        # Ñ = p (p = -1 mod 2^(w(d+1)), as P-256's p for w(d+1) <= 96).
+        k = ws.precompute(eb.curve.p, b.w, b.d, b.bits)
+        self.na = min(self.m, -(-(4 * k.ntilde).bit_length() // b.w))
         self.dbl, self.add = formulas(eb.curve)
         m = self.m
         mem = self.mem = _Mem()
@@ -245,7 +251,7 @@ class _Gen:
         return a
 
     def mov(self, dst, a, fl=0):
-        self.emit(pke.Instr(pke.Op.MOV, fl, dst, a, n=self.m))
+        self.emit(pke.Instr(pke.Op.MOV, fl, dst, a, n=self.na))
 
     def alu(self, op: str, dst: int, a: int, b: int, fl: int):
         """dst = a ± b mod 2Ñ, with a copy if a and b share a group."""
@@ -254,7 +260,7 @@ class _Gen:
             self.mov(t, b, fl)
             b = t
         frag = pke.mod_add if op == "add" else pke.mod_sub
-        self.emit(*frag(dst, a, b, self.MOD2, self.T1, self.T2, self.m, fl, dual=self.eb.mod_alu))
+        self.emit(*frag(dst, a, b, self.MOD2, self.T1, self.T2, self.na, fl, dual=self.eb.mod_alu))
 
     # -- one formula -----------------------------------------------------------
     def _groups(self, f: Formula, loc: dict[str, int], qvals: set) -> dict[str, int]:
@@ -406,7 +412,7 @@ class _Gen:
         self.part = "conversion in"
         px, py = T(1), T(1) + m
         if eb.mod_alu:  # the ALUs' modulus for ADD/SUB.DUAL: 2Ñ
-            self.emit(pke.Instr(pke.Op.MOV, pke.F_LDN, self.TMP, self.MOD2, n=m))
+            self.emit(pke.Instr(pke.Op.MOV, pke.F_LDN, self.TMP, self.MOD2, n=self.na))
         self.emit(pke.Instr(pke.Op.JOB, pke.F_LOAD, 0, self.PX, 1, self.MS, m),
                   pke.Instr(pke.Op.PROD, pke.F_STORE, px, 0, self.RR),
                   pke.Instr(pke.Op.JOB, pke.F_LOAD, 0, self.PY, 1, self.MS, m),
@@ -438,7 +444,7 @@ class _Gen:
         if eb.combine:
             self.part = "combine"
             for i in range(3):
-                self.emit(pke.Instr(pke.Op.MOV, h0 | pke.F_XA, self.QF + i * m, self.ACC[i], n=m))
+                self.emit(pke.Instr(pke.Op.MOV, h0 | pke.F_XA, self.QF + i * m, self.ACC[i], n=self.na))
             self.entry(self.QF, [self.QF + i * m for i in range(3)], h0)
             self.formula(self.add, self.ACC, self.ACC, self.qloc(self.QF, False), h0)
         # Affine: Z^(p-2) (table of Z's powers in TAB, stride m), x = X·Z^-1, y = Y·Z^-1, exact.
@@ -717,7 +723,7 @@ def formula_cycles(eb: EccBuild) -> dict[str, dict[str, int]]:
         k = ws.precompute(eb.curve.p, b.w, b.d, b.bits)
         prog = g.prog
         if eb.mod_alu:  # the ALU's modulus, loaded once per program (not counted)
-            prog = [pke.Instr(pke.Op.MOV, pke.F_LDN, g.TMP, g.MOD2, n=g.m)] + prog
+            prog = [pke.Instr(pke.Op.MOV, pke.F_LDN, g.TMP, g.MOD2, n=g.na)] + prog
         r = pke.run(prog, [[0] * pke.MEM_WORDS for _ in range(2)], eb.machine([k, k]), compute=False)
         per = {"jobs": 0, "products": r.products, "ALU ops": 0, "copies": 0, "cycles": r.cycles}
         cyc = {"array": 0, "ALU": 0, "copies": 0, "dispatch": r.parts.get("dispatch", 0)}
@@ -794,10 +800,11 @@ def estimates(eb: EccBuild) -> list[dict]:
     add_ops = Formula(add.ops, add.out)
     rows = []
     ring = 2 * max(1, b.pes // k.v)
+    na = _Gen(eb).na  # the ALU ops' words
     for label, lanes, alus, overlap, hide, onepass in CHANGES:
         lanes, alus = (ring, ring) if lanes < 0 else (lanes, alus)
         prod = tm.job(ws.chain_cycles(arr, k, 1, square=False, halves=2, load=not hide)) + tm.dispatch
-        alu = (1 if onepass else 2 if eb.mod_alu else 3) * (tm.stream(b.m) + tm.dispatch) + (1 if onepass else 0)
+        alu = (1 if onepass else 2 if eb.mod_alu else 3) * (tm.stream(na) + tm.dispatch) + (1 if onepass else 0)
         d = _dag_makespan(dbl, prod, alu, lanes, alus, overlap)
         a = _dag_makespan(add_ops, prod, alu, lanes, alus, overlap)
         rows.append({"change": label, "lanes": lanes, "product": prod, "mod add/sub": alu, "dbl": d, "add": a})
