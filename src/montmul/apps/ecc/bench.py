@@ -97,14 +97,14 @@ def _cycles(curve: str, op: str, mod_alu: bool) -> tuple[int, int]:
     nb = c.n.bit_length()
     if op in ("scalar_mul", "ecdh"):
         r = E.run_scalar_mult(c, 0, (0, 0), compute=False, **arr)
-        eb = E.EccBuild(c, E._windows(nb), **arr)
+        eb = E.EccBuild(c, E.scalar_windows(nb), **arr)
     elif op == "ecdsa_sign":
         V, _ = E.split_base(c)
         r = E.run_double(c, 0, (0, 0), 0, (0, 0), 4 * V, compute=False, **arr)
         eb = E.EccBuild(c, V, True, **arr)
     else:
         r = E.run_double(c, 0, (0, 0), 0, (0, 0), nb, compute=False, **arr)
-        eb = E.EccBuild(c, E._windows(nb), True, **arr)
+        eb = E.EccBuild(c, E.scalar_windows(nb), True, **arr)
     return r.cycles, len(E.program(eb).program)
 
 

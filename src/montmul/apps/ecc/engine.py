@@ -46,7 +46,7 @@ from .curves import Curve, affine_mul_public
 from .curves import get as get_curve
 from .point import Arith
 
-__all__ = ["Formula", "formulas", "EccBuild", "EccProgram", "program", "scalar_mult", "Run",
+__all__ = ["Formula", "formulas", "EccBuild", "EccProgram", "program", "scalar_mult", "Run", "scalar_windows",
            "run_scalar_mult", "run_double", "base_mult", "split_base", "ecdsa_sign", "ecdsa_verify", "ecdh",
            "figures", "main"]
 
@@ -590,6 +590,11 @@ def _check_scalar(curve: Curve, k: int, bits: int) -> None:
 
 def _windows(bits: int) -> int:
     return -(-bits // ws.WINDOW)
+
+
+def scalar_windows(bits: int) -> int:
+    """The 4-bit windows of a scalar below 2^bits (an EccBuild's ``windows``)."""
+    return _windows(bits)
 
 
 def run_scalar_mult(curve: Curve | str, k: int, point: tuple[int, int], *, exact: bool = False,
