@@ -47,6 +47,16 @@ FULL = [re.compile(p) for p in (
     r"^tests/test_synth_store\.py::test_rekey_equiv$",
     # ECC on the engine above 256 bits (make test-ecc-full's rule)
     r"^tests/test_apps_ecc_engine\.py::test_scalar_mult_standard_curves\[secp384r1\]",
+    # ws_ecp5 simulates as ws (the same RTL; only its ECP5 synthesis
+    # differs): make test runs these registry-wide checks on ws
+    r"^tests/test_(?:leak|fusesoc|modexp_lint|modexp_model|lint|rsa|integration|engine_crt|ecc_protocols)\.py::\w+"
+    r"\[[^\]]*ws_ecp5",
+    r"^tb/mm_modexp/test_mm_modexp\.py::test_mm_modexp\[icarus-ws_ecp5-",
+    # the ws core's MM_FORMAL invariants on Verilator: the formal flow's
+    # build in make test, two laps and the defaults in make test-full
+    r"^tb/mm_ws/test_mm_ws\.py::test_mm_ws_invariants\[w8",
+    # the ws core's handshake k-induction (about 3 minutes of the solver)
+    r"^tests/test_formal\.py::test_ws_handshake_proved_by_induction$",
     # the upper width bound on Icarus (Verilator checks it in make test)
     r"^tests/test_lint\.py::test_illegal_width_icarus\[[^\]]*-w8193\]",
 )]
