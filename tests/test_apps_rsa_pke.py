@@ -6,8 +6,9 @@ byte-identity with ``cryptography``, the engine's cycles (the model's
 the engine, bad input, the CLI's defaults, and the engine's timing audit.
 
 RTL: the driver :mod:`montmul.flows.sim.pke_sim` on Icarus (a 128-bit CRT
-program: result and cycles equal the model's) and an RSA-512 signature and
-its verification on Verilator in ``make test``; RSA-2048 and RSA-4096 CRT
+program: result and cycles equal the model's) and an RSA-512 signature on
+Verilator in ``make test``, its verification in RTL (mm_modexp around ws,
+Verilator) in ``make test-full``; RSA-2048 and RSA-4096 CRT
 signatures on Verilator in ``make test-pke-full`` (MONTMUL_PKE_FULL=1).
 """
 
@@ -247,17 +248,26 @@ def test_driver_reports_a_bad_program_icarus():
         pke_sim.simulate(b, [pke_sim.Request([0] * (pke_sim.PROG_WORDS + 1), zero)], sim="icarus")
 
 
-def test_rsa512_sign_and_verify_verilator():
-    """RSA-512 through the RTL on Verilator: the signature on mm_pke (a
-    22-PE build, one lap: Icarus takes minutes) byte-identical to
-    cryptography's, its cycles the model's; the verification on mm_modexp
-    around ws."""
+def test_rsa512_sign_verilator():
+    """An RSA-512 signature through mm_pke's RTL on Verilator (a 22-PE
+    build, one lap; Icarus takes minutes), with base and exponent blinding
+    too: byte-identical to cryptography's, the cycles the model's."""
     key = small_key()
     hw = rsa.Hardware(core="ws", sim="verilator", pke_pes=22)
+    want = want_sig(key, b"rtl")
     sig = rsa.sign(key, b"rtl", hw)
-    assert sig.data == want_sig(key, b"rtl")
+    assert sig.data == want
     assert sig.cycles == rsa.sign(key, b"rtl", rsa.Hardware(core="ws", pke_pes=22)).cycles == model_cycles(key, pes=22)
-    res = rsa.verify(key, b"rtl", sig.data, hw)
+    blinded = rsa.sign(key, b"rtl", hw, blinding=rsa.Blinding(base=True, exp_bits=16))
+    assert blinded.data == want and blinded.cycles == model_cycles(key, 16, True, pes=22)
+
+
+def test_rsa512_verify_verilator():
+    """The verification of an engine signature in RTL: s^e mod n on
+    mm_modexp around ws (512 bits; its Verilator build is make test-full's)."""
+    key = small_key()
+    sig = rsa.sign(key, b"rtl", ENGINE)
+    res = rsa.verify(key, b"rtl", sig.data, rsa.Hardware(core="ws", sim="verilator"))
     assert res.data is True and res.exps[0].what == "m^e mod n"
 
 

@@ -140,8 +140,9 @@ def ecp5_result(core: str, params: dict[str, int], width: int, run_synth: bool =
     if res is None:
         return {**out, "note": f"not synthesized ({cmd})"}
     out["result"] = True
-    for k in ("luts", "ff", "dsp", "bram"):
+    for k in ("luts", "ff", "dsp"):
         out[k] = res.get(k)
+    out["bram"] = res.get("ebr", res.get("bram"))  # synthesis results count the EBR blocks as "ebr"
     status = res.get("status", "ok")
     out["fits"] = False if status == "does_not_fit" else (True if res.get("fmax_mhz") else None)
     if res.get("fmax_mhz") is None:
@@ -628,7 +629,8 @@ def _engine_text(r: dict) -> str:
 
 def _label(r: dict, mixed: bool) -> str:
     two = mixed and r["crt"] and r["engine"] == "modexp"
-    return config_name(r["core"], r["params"]) + (" (2 x mm_modexp)" if two else "")
+    return config_name(r["core"], r["params"]) + (" (2 x mm_modexp)" if two else "") + (
+        " (mm_pke)" if r["engine"] == "pke" else "")
 
 
 def _not_measured(rows: list[dict]) -> str:
@@ -662,7 +664,11 @@ def markdown(data: dict) -> str:
                f"and cycles. Time = cycles / the engine's post-route ECP5 Fmax at the width it runs at "
                f"(`montmul synth --core NAME --width K --target ecp5 --engine crt|modexp{opts}`, the median of "
                f"seeds 1-3 where the store holds them); \"fits\" = fits the {dev['name']} ({dev['luts']:,} LUTs, "
-               f"{dev['dsp']} MULT18X18D).")
+               f"{dev['dsp']} MULT18X18D)."
+               + (f" Core `ws` signs on the public-key engine `mm_pke` (`docs/pke.md`: P = {rsa.PKE_PES}, w = 17, "
+                  f"fixed 4-bit windows, both CRT halves and Garner's step on the engine), with the figures "
+                  f"`scripts/ws_proxy.py run --top pke` stored in `syn/proxy/` for the build that runs the size "
+                  f"(the median Fmax of its seeds)." if any(r["engine"] == "pke" for r in data["rows"]) else ""))
     out.append("")
     measured = [r for r in data["rows"] if r.get("ms") is not None]
     if measured:

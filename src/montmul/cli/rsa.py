@@ -298,18 +298,22 @@ def cmd_rsa(args) -> int:
 
     if args.action is None:
         return fail("rsa: give an action: sign, verify, encrypt or decrypt")
-    if args.core is None:
-        args.core = default_core(args.action, args.crt, args.crt_engine)
+    if args.core is None:  # --ladder/--no-ladder choose mm_modexp's method: then its default core
+        args.core = default_core(args.action, args.crt, args.crt_engine) if args.ladder is None else SAFE_CORE
     cores.get(args.core)  # unknown core: one line naming the known ones
-    if args.ladder is None:  # default: the ladder for private-key operations, square-and-multiply otherwise
-        args.ladder = args.action in ("sign", "decrypt")
     if (args.pke_bits is not None or args.pke_pes is not None) and not (
             args.core == rsa.PKE_CORE and args.action in ("sign", "decrypt") and args.crt and args.crt_engine):
         return fail(f"--pke-bits/--pke-pes set the public-key engine mm_pke, which runs sign and decrypt with "
                     f"the CRT on core {rsa.PKE_CORE} (--core {rsa.PKE_CORE}, --crt, --crt-engine)", EXIT_USAGE)
     on_pke = args.core == rsa.PKE_CORE and args.action in ("sign", "decrypt") and args.crt and args.crt_engine
     if on_pke:
+        if args.ladder is not None:
+            return fail("--ladder/--no-ladder choose mm_modexp's method (the Montgomery ladder or "
+                        "square-and-multiply); mm_pke, which runs sign and decrypt on core ws with the CRT, "
+                        "has fixed 4-bit windows", EXIT_USAGE)
         args.ladder = None  # the engine's fixed windows: no ladder or square-and-multiply to choose
+    elif args.ladder is None:  # default: the ladder for private-key operations, square-and-multiply otherwise
+        args.ladder = args.action in ("sign", "decrypt")
     leaks = _timing_leaks(args, cores)
     if leaks and not args.allow_timing_leak:
         return fail(f"rsa {args.action} refused: timing would leak the private key: " + "; ".join(leaks)
