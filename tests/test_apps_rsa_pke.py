@@ -5,7 +5,7 @@ byte-identity with ``cryptography``, the engine's cycles (the model's
 ``pke.rsa_crt``; in RTL simulation the RTL's, equal to them), blinding on
 the engine, bad input, the CLI's defaults, and the engine's timing audit.
 
-RTL: the driver :mod:`montmul.flows.sim.pke_sim` on Icarus (a 128-bit CRT
+RTL: the driver :mod:`montmul.flows.sim.pke_sim` on Icarus (a 64-bit CRT
 program: result and cycles equal the model's) and an RSA-512 signature on
 Verilator in ``make test``, its verification in RTL (mm_modexp around ws,
 Verilator) in ``make test-full``; RSA-2048 and RSA-4096 CRT
@@ -216,14 +216,15 @@ def test_leak_audit_of_the_engine(capsys):
 # RTL
 def test_driver_cycles_equal_the_model_icarus():
     """The RTL run through montmul.flows.sim.pke_sim: the RSA-CRT program at
-    ℓ = 128 on a 10-PE build (two laps) and on a 12-PE build with the
-    quotient bypass (one lap): result and cycles equal pke.run's."""
+    ℓ = 64 on a 12-PE build with the quotient bypass (one lap, w = 17) and
+    on a 6-PE build (two laps, w = 16): result and cycles equal pke.run's."""
     from montmul.flows.sim import pke_sim
 
     rng = random.Random(3)
-    for pes in (12, 10):
-        b = pke_sim.engine_build(128, pes=pes)
-        p, q = (int(gmpy2.next_prime(rng.getrandbits(128) | 1 << 127)) for _ in range(2))
+    for pes, w, laps in ((12, 17, 1), (6, 16, 2)):
+        b = pke_sim.engine_build(64, pes=pes, w=w)
+        assert pke_sim.hdl_params(b)["Chunks"] == laps and (b.qlat == -1) == (laps == 1)
+        p, q = (int(gmpy2.next_prime(rng.getrandbits(64) | 1 << 63)) for _ in range(2))
         p, q = max(p, q), min(p, q)
         dp, dq, c = rng.randrange(1, p), rng.randrange(1, q), rng.randrange(p * q)
         banks, ks = pke.host_images(b, p, q, dp, dq, c)

@@ -97,8 +97,8 @@ async def run_engine(dut, limit: int) -> tuple[int, int]:
         await FallingEdge(dut.clk_i)
     cycles = round((get_sim_time(unit="ns") - t0) / PERIOD_NS) + 1
     assert int(dut.done_o.value), "done_o is a one-cycle pulse seen at the falling edge"
+    await FallingEdge(dut.clk_i)  # err_o and err_code_o (sticky) are registered: read a cycle after done_o
     err = int(dut.err_code_o.value) if int(dut.err_o.value) else 0
-    await FallingEdge(dut.clk_i)
     return cycles, err
 
 
