@@ -7,7 +7,7 @@ PY      := $(VENV)/bin/python
 export PATH := $(CURDIR)/.tools/bin:$(CURDIR)/$(VENV)/bin:$(PATH)
 JOBS    ?= $(shell nproc)
 
-.PHONY: help setup demo demo-full test test-fast test-ecc-full test-ws-full test-pke-full lint formal cycles report report-ecp5 synth-save clean bench-rsa rsa-axil verify-volume coverage
+.PHONY: help setup demo demo-full test test-fast test-ecc-full test-ws-full test-pke-full lint formal cycles report report-ecp5 synth-save clean bench-rsa rsa-axil rsa-pke-axil verify-volume coverage
 
 help:  ## list the targets (this text)
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9-]+):[^#]*## /  make \1\t/' | expand -t 22
@@ -59,6 +59,9 @@ bench-rsa: setup  ## RSA-1024/2048/3072/4096 CRT bench (CRT engine and 2 x mm_mo
 
 rsa-axil: setup  ## RSA-2048 PKCS#1 v1.5 signature through the AXI4-Lite wrapper (scs_new_ct, CRT, Verilator)
 	MONTMUL_AXIL_RSA2048=1 $(PY) -m pytest -q -s tb/mm_modexp_axil -k rsa2048
+
+rsa-pke-axil: setup  ## RSA-2048 PKCS#1 v1.5 signature through mm_pke_axil on the RSA-2048 build (P = 66, w = 17, d = 3; Verilator)
+	MONTMUL_PKE_AXIL_RSA2048=1 $(PY) -m pytest -q -s tb/mm_pke_axil -k rsa2048
 
 verify-volume: setup  ## volume harness, every core: 10^6 products at 64 bits, every product at widths 3-6 (docs/verify.md)
 	$(PY) -m montmul.cli verify --core all --width 64 --count 1000000

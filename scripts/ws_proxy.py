@@ -14,6 +14,7 @@ mapped to the RTL (montmul.flows.synth.critpath), and stores the result as
     python scripts/ws_proxy.py run --pe 68 --width 16 --seed 1
     python scripts/ws_proxy.py run --pe 68 --width 17 --clear-mode 0 --seed 2
     python scripts/ws_proxy.py run --top array --pe 66 --width 17 --seed 1
+    python scripts/ws_proxy.py run --top pke --pe 66 --width 17 --seed 1
     python scripts/ws_proxy.py table     # rewrites the tables in docs/ws_proxy.md
 
 The ring's MULT18X18D are the ECP5 primitive (the RTL's MM_ECP5_DSP
@@ -41,7 +42,9 @@ ROOT = resources.data_root()
 RTL = ("ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv", "ws/mm_ws_ring.sv")
 #: the two tops a run can place: the ring alone, or the array (the ring, its
 #: sequencer, quotient, result and out paths: what a user instantiates)
-TOPS = {"ring": ("mm_ws_ring", RTL), "array": ("mm_ws_array", RTL + ("ws/mm_ws_array.sv",))}
+TOPS = {"ring": ("mm_ws_ring", RTL), "array": ("mm_ws_array", RTL + ("ws/mm_ws_array.sv",)),
+        "pke": ("mm_pke", RTL + ("ws/mm_ws_array.sv", "ws/mm_pke_bank.sv", "ws/mm_pke_alu.sv",
+                                 "ws/mm_pke_half.sv", "ws/mm_pke_prog.sv", "ws/mm_pke_seq.sv", "ws/mm_pke.sv"))}
 STORE = ROOT / "syn" / "proxy"
 DOC = ROOT / "docs" / "ws_proxy.md"
 BEGIN, END = "<!-- ws_proxy table: begin -->", "<!-- ws_proxy table: end -->"
@@ -57,19 +60,22 @@ def clear_mode(p: dict) -> int:
 
 
 def top_of(p: dict) -> str:
-    """"array" for an array's parameters (they hold its word count
-    MaxWords), else "ring"."""
+    """"pke" for the engine's parameters (they hold its program size
+    ProgWords), "array" for an array's (its word count MaxWords), else
+    "ring"."""
+    if "ProgWords" in p:
+        return "pke"
     return "array" if "MaxWords" in p else "ring"
 
 
 def tag(p: dict, seed: int, variant: str) -> str:
     loop = p.get("LoopRegs", 0)
     clr = clear_mode(p)
-    if top_of(p) == "array":
+    if top_of(p) != "ring":
         size = f"_c{p['Chunks']}_m{p['MaxWords']}"
     else:
         size = f"_s{p['Slots']}"
-    return (("array_" if top_of(p) == "array" else "") + f"P{p['NumPe']}_w{p['WordWidth']}_r{p['DspRegs']}"
+    return ((f"{top_of(p)}_" if top_of(p) != "ring" else "") + f"P{p['NumPe']}_w{p['WordWidth']}_r{p['DspRegs']}"
             + (f"_t{loop}" if loop else "") + f"_d{p['QuotDelay']}" + size + (f"_clr{clr}" if clr else "")
             + f"_{variant}_seed{seed}")
 
@@ -269,14 +275,14 @@ def _end_text(r: dict) -> str:
 
 
 def _size_text(p: dict) -> str:
-    if top_of(p) == "array":
+    if top_of(p) != "ring":
         return f"chunks={p['Chunks']} MaxWords={p['MaxWords']}"
     return f"slots={p['Slots']}"
 
 
 def _design(r: dict) -> tuple:
     p = r["params"]
-    size = (p["Chunks"], p["MaxWords"]) if top_of(p) == "array" else (p["Slots"],)
+    size = (p["Chunks"], p["MaxWords"]) if top_of(p) != "ring" else (p["Slots"],)
     return (r["variant"], p["WordWidth"], p["NumPe"], latency(p), p["QuotDelay"], clear_mode(p), p["DspRegs"],
             top_of(p), size)
 
@@ -399,10 +405,12 @@ def main(argv: list[str] | None = None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="synthesize, place and route one ring; store and print the result")
     r.add_argument("--top", default="ring", choices=sorted(TOPS),
-                   help="ring: the PEs alone; array: mm_ws_array (ring, sequencer, result and out paths)")
+                   help="ring: the PEs alone; array: mm_ws_array (ring, sequencer, result and out paths); "
+                   "pke: the public-key engine mm_pke (the array, banks, ALUs, program memory, sequencer)")
     r.add_argument("--chunks", type=int, default=1, help="array: laps of the ring c (1 .. 4)")
     r.add_argument("--max-words", type=int, default=None,
                    help="array: the largest word count m (default c P - 1, the most the build takes)")
+    r.add_argument("--prog-words", type=int, default=512, help="pke: program memory words (a power of two)")
     r.add_argument("--pe", type=int, required=True, help="processing elements P (2 .. 78 fit the 156 DSPs)")
     r.add_argument("--width", type=int, default=16, choices=(16, 17), help="word width w")
     r.add_argument("--dsp-regs", type=int, default=3, choices=(2, 3), help="MULT18X18D registers")
@@ -461,7 +469,7 @@ def main(argv: list[str] | None = None) -> int:
     lat = args.dsp_regs + 3 + args.loop_regs
     if not 2 <= args.pe <= 78:
         ap.error(f"--pe must be in [2, 78] (two MULT18X18D per PE, 156 on the LFE5U-85F), not {args.pe}")
-    if args.top == "array":
+    if args.top in ("array", "pke"):
         # mm_ws_array's legal builds (docs/ws.md): 2cd >= L (= L: the quotient bypass)
         c = args.chunks
         if not 1 <= c <= 4 or (c > 1 and (args.pe % 2 or math.gcd(args.pe // 2, c) != 1)):
@@ -478,6 +486,10 @@ def main(argv: list[str] | None = None) -> int:
             ap.error("--clear-mode is a ring option (mm_ws_array builds its PEs with ClearMode 0)")
         params = {"NumPe": args.pe, "WordWidth": args.width, "DspRegs": args.dsp_regs, "Chunks": c,
                   "QuotDelay": d, "MaxWords": mw}
+        if args.top == "pke":
+            if args.prog_words & (args.prog_words - 1) or not 2 <= args.prog_words <= 4096:
+                ap.error(f"--prog-words must be a power of two in [2, 4096], not {args.prog_words}")
+            params["ProgWords"] = args.prog_words
     else:
         d = args.quot_delay if args.quot_delay is not None else (lat + 2) // 2
         if not (2 * d >= lat + 1 and d <= 8):

@@ -57,6 +57,12 @@ def test_fusesoc_lint(target, width, tmp_path):
     assert proc.returncode == 0 and "%Warning" not in out and "%Error" not in out, out[-4000:]
 
 
+def test_fusesoc_lint_pke_axil(tmp_path):
+    proc = _fusesoc(tmp_path, "lint_pke_axil")
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "%Warning" not in out and "%Error" not in out, out[-4000:]
+
+
 @pytest.mark.parametrize("core", sorted(cores.CORES))
 def test_fusesoc_smoke_sim(core, tmp_path):
     proc = _fusesoc(tmp_path, f"sim_{core}")

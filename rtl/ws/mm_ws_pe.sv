@@ -387,9 +387,10 @@ module mm_ws_pe #(
     // per half h and chunk k >= 1 (index 2(k - 1) + h): the held word,
     // whether one is held, and the cycles left to wait (kP - 1 at capture)
     localparam int NHold = Slots - 2;
-    logic [NHold-1:0][W-1:0]         hold_w_d, hold_w_q;
-    logic [NHold-1:0]                hold_v_d, hold_v_q, fire;
-    logic [NHold-1:0][HoldWidth-1:0] hold_n_d, hold_n_q;
+    // flat (Yosys reads no 2-D packed signal declared in a generate scope)
+    logic [NHold*W-1:0]         hold_w_d, hold_w_q;
+    logic [NHold-1:0]           hold_v_d, hold_v_q, fire;
+    logic [NHold*HoldWidth-1:0] hold_n_d, hold_n_q;
 
     always_comb begin
       out_o = out_q;
@@ -397,18 +398,19 @@ module mm_ws_pe #(
         out_o = {1'b1, out_half_q, lo_q};
       end
       for (int k = 0; k < NHold; k++) begin
-        fire[k]     = hold_v_q[k] && hold_n_q[k] == '0;
-        hold_w_d[k] = hold_w_q[k];
+        fire[k]     = hold_v_q[k] && hold_n_q[k*HoldWidth +: HoldWidth] == '0;
+        hold_w_d[k*W +: W] = hold_w_q[k*W +: W];
         hold_v_d[k] = hold_v_q[k] && !fire[k];
-        hold_n_d[k] = hold_n_q[k] - HoldWidth'(hold_v_q[k] && !fire[k]);
+        hold_n_d[k*HoldWidth +: HoldWidth] = hold_n_q[k*HoldWidth +: HoldWidth]
+                                           - HoldWidth'(hold_v_q[k] && !fire[k]);
         if (out_sel_q && {out_chunk_q, out_half_q} == SlotWidth'(k + 2)) begin
-          hold_w_d[k] = lo_q;
+          hold_w_d[k*W +: W] = lo_q;
           hold_v_d[k] = 1'b1;
-          hold_n_d[k] = HoldWidth'((k / 2 + 1) * RingPes - 1);
+          hold_n_d[k*HoldWidth +: HoldWidth] = HoldWidth'((k / 2 + 1) * RingPes - 1);
         end
         // the schedule gives every out-path cycle at most one word
         if (fire[k]) begin
-          out_o = {1'b1, 1'(k % 2), hold_w_q[k]};
+          out_o = {1'b1, 1'(k % 2), hold_w_q[k*W +: W]};
         end
       end
     end

@@ -338,13 +338,14 @@ module mm_ws_ring #(
       assign h_in[v]  = hword[Right];
       assign hz_in[v] = hzero[Right];
     end else begin : gen_h_line
-      logic [HDelay-1:0][W-1:0] hl_q;
-      logic [HDelay-1:0]        hzl_q;
+      // flat (Yosys reads no 2-D packed signal declared in a generate scope)
+      logic [HDelay*W-1:0] hl_q;
+      logic [HDelay-1:0]   hzl_q;
       always_ff @(posedge clk_i) begin
-        hl_q  <= {hl_q[HDelay-2:0], hword[Right]};
+        hl_q  <= {hl_q[(HDelay-1)*W-1:0], hword[Right]};
         hzl_q <= {hzl_q[HDelay-2:0], hzero[Right]};
       end
-      assign h_in[v]  = hl_q[HDelay-1];
+      assign h_in[v]  = hl_q[HDelay*W-1 -: W];
       assign hz_in[v] = hzl_q[HDelay-1];
     end
   end

@@ -24,7 +24,9 @@ One core file holds every core, a target per core:
   self-checking smoke test of the core inside ``mm_modexp`` whose expected
   result and latency come from the registry's cycle-exact model;
 * ``lint_modexp``, ``lint_modexp_axil``: the engine and the AXI4-Lite wrapper
-  on the reference core (Verilator).
+  on the reference core (Verilator);
+* ``lint_pke_axil``: the public-key engine ``mm_pke`` behind its AXI4-Lite
+  wrapper ``mm_pke_axil`` (docs/pke_axil.md), at its default parameters.
 """
 
 from __future__ import annotations
@@ -45,6 +47,10 @@ GENERATOR = "fusesoc/core_wrapper_gen.py"
 #: anything left there is reported stale.
 WRAPPERS = "fusesoc/wrappers"
 SMOKE_TB = "tb/smoke/mm_modexp_smoke_tb.sv"
+#: mm_pke_axil and the engine under it (rtl/bus, rtl/ws), in compile order.
+PKE_AXIL_RTL = ("bus/mm_pke_regs_pkg.sv", "bus/mm_pke_regs.sv", "ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv",
+                "ws/mm_ws_ring.sv", "ws/mm_ws_array.sv", "ws/mm_pke_bank.sv", "ws/mm_pke_alu.sv",
+                "ws/mm_pke_prog.sv", "ws/mm_pke_seq.sv", "ws/mm_pke.sv", "bus/mm_pke_axil.sv")
 HEADER = "rtl/common/mm_macros.svh"
 #: Smoke test: width and operands (small enough for 32-bit int parameters).
 SMOKE_WIDTH = 16
@@ -102,6 +108,7 @@ def core_file() -> str:
     lines += ["  modexp_crt:", *_fileset(f"rtl/{f}" for f in KINDS["crt"][1])]
     lines += ["  modexp_default_core:", *_fileset([f"rtl/modexp/{CORE_WRAPPER}.sv"], header=False)]
     lines += ["  bus:", *_fileset((f"rtl/{f}" for f in BUS_RTL), header=False)]
+    lines += ["  pke_axil:", *_fileset(f"rtl/{f}" for f in PKE_AXIL_RTL)]
     lines += ["  smoke_tb:", *_fileset([SMOKE_TB], header=False)]
 
     # Parameters: every HDL parameter of every core, and the smoke test's.
@@ -180,6 +187,13 @@ def core_file() -> str:
         "    default_tool: verilator",
         "    toplevel: mm_modexp_axil",
         "    parameters: [Width=64]",
+        *lint_opts,
+        "  lint_pke_axil:",
+        "    description: " + _q("Verilator -Wall lint of the AXI4-Lite wrapper mm_pke_axil around the public-key "
+                                "engine mm_pke (default parameters)"),
+        "    filesets: [waivers, pke_axil]",
+        "    default_tool: verilator",
+        "    toplevel: mm_pke_axil",
         *lint_opts,
     ]
     return "\n".join(lines) + "\n"

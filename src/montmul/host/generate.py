@@ -1,14 +1,17 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Generate everything the bus wrapper's register map implies, from its one
-SystemRDL source (``rdl/mm_modexp_regs.rdl``):
+"""Generate everything a bus wrapper's register map implies, from its one
+SystemRDL source: for ``rdl/mm_modexp_regs.rdl`` (``mm_modexp_axil``) and
+``rdl/mm_pke_regs.rdl`` (``mm_pke_axil``) each
 
-* ``rtl/bus/mm_modexp_regs.sv``, ``rtl/bus/mm_modexp_regs_pkg.sv``: the
-  register block with an AXI4-Lite slave port (PeakRDL-regblock, flat
-  ports, asynchronous active-low reset, SLVERR on unmapped addresses and on
-  writes to read-only / reads of write-only registers);
-* ``sw/include/mm_modexp_regs.h``: the C header (PeakRDL-cheader);
-* ``docs/registers.md``: the register documentation (PeakRDL-markdown);
-* ``src/montmul/host/regmap.py``: offsets and fields for the Python driver.
+* ``rtl/bus/<map>.sv``, ``rtl/bus/<map>_pkg.sv``: the register block with
+  an AXI4-Lite slave port (PeakRDL-regblock, flat ports, asynchronous
+  active-low reset, SLVERR on unmapped addresses and on writes to read-only
+  / reads of write-only registers);
+* ``sw/include/<map>.h``: the C header (PeakRDL-cheader);
+* the register documentation (PeakRDL-markdown): ``docs/registers.md``,
+  ``docs/pke_registers.md``;
+* the offsets and fields for the Python driver: ``src/montmul/host/regmap.py``,
+  ``src/montmul/host/pke_regmap.py``.
 
     python -m montmul.host.generate [--check]
 
@@ -22,18 +25,37 @@ import difflib
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from .. import resources
 
-RDL = "rdl/mm_modexp_regs.rdl"
-OUTPUTS = (
-    "rtl/bus/mm_modexp_regs.sv",
-    "rtl/bus/mm_modexp_regs_pkg.sv",
-    "sw/include/mm_modexp_regs.h",
-    "docs/registers.md",
-    "src/montmul/host/regmap.py",
+
+@dataclass(frozen=True)
+class RegMap:
+    """One register map: its SystemRDL source and where its outputs go."""
+
+    name: str  #: the addrmap's name (and the register block's module)
+    doc: str  #: the generated register documentation
+    regmap: str  #: the generated Python offsets
+
+    @property
+    def rdl(self) -> str:
+        return f"rdl/{self.name}.rdl"
+
+    @property
+    def outputs(self) -> tuple[str, ...]:
+        return (f"rtl/bus/{self.name}.sv", f"rtl/bus/{self.name}_pkg.sv", f"sw/include/{self.name}.h",
+                self.doc, self.regmap)
+
+
+MAPS = (
+    RegMap("mm_modexp_regs", "docs/registers.md", "src/montmul/host/regmap.py"),
+    RegMap("mm_pke_regs", "docs/pke_registers.md", "src/montmul/host/pke_regmap.py"),
 )
+RDL = MAPS[0].rdl
+#: Every generated file, relative to the checkout.
+OUTPUTS = tuple(o for m in MAPS for o in m.outputs)
 REGBLOCK_ARGS = ("--cpuif", "axi4-lite-flat", "--addr-width", "8", "--default-reset", "arst_n", "--err-if-bad-addr", "--err-if-bad-rw")
 
 
@@ -44,7 +66,7 @@ def _peakrdl(*args: str) -> None:
         raise RuntimeError(f"peakrdl {' '.join(args)} failed:\n{proc.stdout}{proc.stderr}")
 
 
-def _regmap_py(rdl: Path) -> str:
+def _regmap_py(rdl: Path, rel: str) -> str:
     """Python constants for the driver, read from the compiled register map."""
     from systemrdl import RDLCompiler
     from systemrdl.node import FieldNode, RegNode
@@ -54,7 +76,7 @@ def _regmap_py(rdl: Path) -> str:
     top = comp.elaborate().top
     lines = [
         "# SPDX-License-Identifier: Apache-2.0",
-        f'"""Register map of {top.inst_name} (GENERATED from {RDL} by',
+        f'"""Register map of {top.inst_name} (GENERATED from {rel} by',
         "montmul.host.generate; do not edit): byte offsets and (lsb, width) of",
         'every field."""',
         "",
@@ -77,30 +99,35 @@ def _regmap_py(rdl: Path) -> str:
     return "\n".join(lines)
 
 
-def generate(root: Path, out: Path) -> list[Path]:
-    """Write every output of :data:`OUTPUTS` under ``out`` from ``root``'s RDL."""
-    rdl = root / RDL
+def _generate_map(root: Path, rm: RegMap) -> dict[str, str]:
+    rdl = root / rm.rdl
+    sv, pkg, header, doc, py = rm.outputs
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
         _peakrdl("regblock", str(rdl), "-o", str(t / "rb"), *REGBLOCK_ARGS)
         # C99 (no C11 static_assert), so the header compiles under -std=c99 too
-        _peakrdl("c-header", str(rdl), "-o", str(t / "mm_modexp_regs.h"), "--std", "gnu99")
+        _peakrdl("c-header", str(rdl), "-o", str(t / f"{rm.name}.h"), "--std", "gnu99")
         _peakrdl("markdown", str(rdl), "-o", str(t / "registers.md"))
         texts = {
-            OUTPUTS[0]: (t / "rb" / "mm_modexp_regs.sv").read_text(),
-            OUTPUTS[1]: (t / "rb" / "mm_modexp_regs_pkg.sv").read_text(),
-            OUTPUTS[2]: (t / "mm_modexp_regs.h").read_text(),
-            OUTPUTS[3]: (t / "registers.md").read_text(),
-            OUTPUTS[4]: _regmap_py(rdl),
+            sv: (t / "rb" / f"{rm.name}.sv").read_text(),
+            pkg: (t / "rb" / f"{rm.name}_pkg.sv").read_text(),
+            header: (t / f"{rm.name}.h").read_text(),
+            doc: (t / "registers.md").read_text(),
+            py: _regmap_py(rdl, rm.rdl),
         }
     # Tools name their input by absolute path: keep outputs checkout-independent.
-    texts = {k: v.replace(str(rdl), RDL) for k, v in texts.items()}
+    return {k: v.replace(str(rdl), rm.rdl) for k, v in texts.items()}
+
+
+def generate(root: Path, out: Path) -> list[Path]:
+    """Write every output of :data:`OUTPUTS` under ``out`` from ``root``'s RDL."""
     written = []
-    for rel, text in texts.items():
-        p = out / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
-        written.append(p)
+    for rm in MAPS:
+        for rel, text in _generate_map(root, rm).items():
+            p = out / rel
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(text)
+            written.append(p)
     return written
 
 

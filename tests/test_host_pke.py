@@ -1,0 +1,169 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The driver of mm_pke_axil (montmul.host.pke) against a register-level
+stand-in of the block: the ID check, the build constants and the builds
+they allow, the program and bank windows' bus words, bad inputs rejected
+before the bus is touched; the generated C header's layout against the
+generated Python offsets, and the C example (sw/examples/pke.c) compiles.
+(The driver on the real wrapper: tb/mm_pke_axil.)"""
+from __future__ import annotations
+
+import asyncio
+import shutil
+import subprocess
+
+import pytest
+
+from montmul import resources
+from montmul.host import pke_regmap as rm
+from montmul.host.pke import MAGIC, PkeDevice, PkeError, _runs, place
+from montmul.models import pke
+
+#: The bench's build: ℓ = 256 on P = 10, w = 17 (d = 2, c = 2, m = 19).
+HW = {"pes": 10, "w": 17, "d": 2, "c": 2, "dsp": 3, "loop": 0, "m": 19, "prog": 64}
+
+
+class FakeBus:
+    """Answers the build registers like a mm_pke_axil with HW's parameters
+    and records every write."""
+
+    def __init__(self, ident: int = MAGIC, **hw) -> None:
+        h = {**HW, **hw}
+        self.regs = {
+            rm.ID: ident,
+            rm.ARRAY: place("ARRAY", "PES", h["pes"]) | place("ARRAY", "W", h["w"]) | place("ARRAY", "D", h["d"])
+            | place("ARRAY", "C", h["c"]),
+            rm.PIPE: place("PIPE", "DSP_REGS", h["dsp"]) | place("PIPE", "LOOP_REGS", h["loop"])
+            | place("PIPE", "LATENCY", h["dsp"] + 3 + h["loop"]),
+            rm.SIZES: place("SIZES", "MAX_WORDS", h["m"]) | place("SIZES", "PROG_WORDS", h["prog"]),
+            rm.MEMORY: place("MEMORY", "BANK_WORDS", pke.MEM_WORDS) | place("MEMORY", "INSTR_BITS", pke.INSTR_BITS),
+        }
+        self.writes: list[tuple[int, int]] = []
+
+    async def read(self, addr: int) -> int:
+        return self.regs.get(addr, 0)
+
+    async def write(self, addr: int, value: int) -> None:
+        self.writes.append((addr, value))
+
+
+def opened(**kw) -> tuple[PkeDevice, FakeBus]:
+    bus = FakeBus(**kw)
+    dev = PkeDevice(bus)
+    asyncio.run(dev.open())
+    return dev, bus
+
+
+def test_open_reads_the_build():
+    dev, _ = opened()
+    i = dev.info
+    assert (i.pes, i.w, i.d, i.c, i.latency, i.max_words, i.prog_words) == (10, 17, 2, 2, 6, 19, 64)
+
+
+def test_open_rejects_another_block():
+    with pytest.raises(PkeError, match="no mm_pke_axil at 0x0: ID reads 0x4d4d5831"):
+        asyncio.run(PkeDevice(FakeBus(ident=0x4D4D5831)).open())
+
+
+def test_calls_before_open_fail():
+    with pytest.raises(PkeError, match="open"):
+        asyncio.run(PkeDevice(FakeBus()).write_program([0]))
+
+
+def test_build_matches_the_hardware():
+    dev, _ = opened()
+    b = dev.build(256)
+    assert (b.pes, b.w, b.d, b.latency, b.m) == (10, 17, 2, 6, 19)
+    with pytest.raises(ValueError, match=r"ℓ = 512 bits needs m = 34 words in 4 laps of the ring; the hardware runs up to 19 words in 2"):
+        dev.build(512)
+    dev, _ = opened(m=18)
+    with pytest.raises(ValueError, match="runs up to 18 words"):
+        dev.build(256)
+
+
+def test_build_with_the_quotient_bypass():
+    """2cd = L (P = 66, w = 17, L = 6, d = 3, c = 1: the RSA-2048 build) is the model's qlat = -1."""
+    dev, _ = opened(pes=66, d=3, c=1, m=65)
+    b = dev.build(1024)
+    assert (b.qlat, b.d, b.m) == (-1, 3, 65)
+    dev, _ = opened(pes=66, d=2, c=2, m=131)
+    assert dev.build(2048).qlat == 0
+
+
+def test_program_words_are_three_bus_writes():
+    dev, bus = opened()
+    words = [(0xAB << 64) | (0x12345678 << 32) | 0x9ABCDEF0, 1]
+    asyncio.run(dev.write_program(words))
+    assert bus.writes == [(rm.PADDR, 0), (rm.PDATA0, 0x9ABCDEF0), (rm.PDATA1, 0x12345678), (rm.PDATA2, 0xAB),
+                          (rm.PDATA0, 1), (rm.PDATA1, 0), (rm.PDATA2, 0)]
+    with pytest.raises(ValueError, match="does not fit the 64-word memory"):
+        asyncio.run(dev.write_program([0] * 65))
+    with pytest.raises(ValueError, match="not 72 bits"):
+        asyncio.run(dev.write_program([1 << 72]))
+
+
+def test_bank_words():
+    dev, bus = opened()
+    asyncio.run(dev.write_bank(1, 4096, [5, (1 << 17) - 1]))
+    assert bus.writes == [(rm.BSEL, (4096 << 16) | 1), (rm.BDATA, 5), (rm.BDATA, (1 << 17) - 1)]
+    with pytest.raises(ValueError, match="not 17 bits"):
+        asyncio.run(dev.write_bank(0, 0, [1 << 17]))
+    with pytest.raises(ValueError, match="outside the 8192-word bank"):
+        asyncio.run(dev.write_bank(0, pke.MEM_WORDS - 1, [0, 0]))
+
+
+def test_layout_runs_cover_every_region():
+    """The images are written as one run per EBR group, covering exactly the regions' words."""
+    for bits in (64, 256, 1024):
+        lay = pke.layout(pke.Build(bits, pes=70, w=17))
+        runs = _runs(lay)
+        words = {a for addr, size in lay.values() for a in range(addr, addr + size)}
+        assert {a for lo, hi in runs for a in range(lo, hi)} == words
+        assert len(runs) == 2
+
+
+#: two 256-bit primes (2^256 - 189 and 2^255 - 19)
+P256, Q256 = (1 << 256) - 189, (1 << 255) - 19
+
+
+@pytest.mark.parametrize("args,msg", [
+    ((10, 7, 1, 1, 0), "prime p=10"),
+    ((11, 11, 1, 1, 0), "equal"),
+    ((11, 7, 1, 1, 77), "outside"),
+    ((P256, Q256, 0, 1, 3), "dP"),
+    ((P256, Q256, 1, 1 << 256, 3), "dQ"),
+    ((11, 7, 1, 1, 3), "quotient delay"),  # a 4-bit build is not legal on this array
+])
+def test_rsa_crt_rejects_bad_inputs_before_the_bus(args, msg):
+    dev, bus = opened()
+    with pytest.raises(ValueError, match=msg):
+        asyncio.run(dev.rsa_crt(*args))
+    assert bus.writes == []
+
+
+@pytest.mark.parametrize("std", ["c99", "c11"])
+def test_c_example_compiles_against_the_header(tmp_path, std):
+    root = resources.source_root()
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if root is None or cc is None:
+        pytest.skip("needs a source checkout and a C compiler")
+    proc = subprocess.run([cc, f"-std={std}", "-Wall", "-Wextra", "-Werror", "-pedantic", f"-I{root / 'sw/include'}",
+                           "-c", str(root / "sw/examples/pke.c"), "-o", str(tmp_path / "pke.o")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_c_header_offsets_are_the_python_ones(tmp_path):
+    """sw/include/mm_pke_regs.h's struct puts every register at pke_regmap's offset (C99)."""
+    root = resources.source_root()
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if root is None or cc is None:
+        pytest.skip("needs a source checkout and a C compiler")
+    checks = "\n".join(f"typedef char check_{name}[offsetof(mm_pke_regs_t, {name}) == {off:#x} ? 1 : -1];"
+                       for name, off in ((n, getattr(rm, n)) for n in rm.FIELDS))
+    src = tmp_path / "t.c"
+    src.write_text(f'#include <stddef.h>\n#include "mm_pke_regs.h"\n{checks}\n'
+                   f"typedef char check_size[sizeof(mm_pke_regs_t) == {rm.SIZE:#x} ? 1 : -1];\n")
+    proc = subprocess.run([cc, "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-Wno-unused-local-typedefs",
+                           f"-I{root / 'sw/include'}", "-c", str(src), "-o", str(tmp_path / "t.o")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
