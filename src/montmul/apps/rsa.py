@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """RSA on montmul cores: keys, raw RSA, PKCS#1 v1.5, OAEP and PSS.
 
-Every modular exponentiation goes through :func:`montmul.apps.modexp.modexp`, so
-it runs on a chosen registered core, either on the cycle-exact model or in
-RTL simulation (Icarus, Verilator), and every result carries the cycle count
-of each hardware exponentiation it used.
+Every modular exponentiation goes through :func:`montmul.apps.modexp.modexp`
+(or the CRT engine), so it runs on a chosen registered core, either on the
+cycle-exact model or in RTL simulation (Icarus, Verilator), and every result
+carries the cycle count of each hardware exponentiation it used.  Core
+``ws``'s CRT engine is the public-key engine mm_pke (``docs/pke.md``): with
+``Hardware(core="ws")`` a CRT private-key operation is one run of its
+RSA-CRT program (Garner's recombination and blinding included).
 
     from montmul import rsa
     key = rsa.generate(2048)                       # or rsa.load_pem(open("k.pem", "rb").read())
