@@ -4,12 +4,15 @@
 
     montmul modexp --core NAME --width K --base X --exp E --mod N [--ladder] [--sim ...] [--json]
     montmul rsa [--core NAME] (--bits B | --key PEM) [--save-key PEM [--force]] [--crt | --no-crt] [--no-crt-engine]
+                [--pke-bits L] [--pke-pes P]
                 [--sim ...] [--ladder | --no-ladder] [--allow-timing-leak] [--json]
                 {sign,verify,encrypt,decrypt} ...
 
-Safe by default: private-key operations (sign, decrypt) run on the
-constant-time ``scs_new_ct`` with the Montgomery ladder; a data-dependent core
-or square-and-multiply for them needs ``--allow-timing-leak`` and prints why.
+Safe by default: private-key operations (sign, decrypt) with the CRT run on
+the public-key engine mm_pke (core ``ws``, constant time by its audit), or
+with ``--no-crt``, ``--no-crt-engine`` or ``--ladder`` on the constant-time
+``scs_new_ct`` with the Montgomery ladder; a data-dependent core or
+square-and-multiply for them needs ``--allow-timing-leak`` and prints why.
 Key files are written 0600 and never overwritten without ``--force``.
 
 Exit statuses as for every subcommand (:mod:`montmul.cli.util`): 1 a
@@ -466,7 +469,8 @@ def add_parsers(sub, core_args, subparser) -> None:
     me.set_defaults(func=cmd_modexp)
 
     r = subparser(sub, "rsa", help="RSA sign/verify/encrypt/decrypt with every exponentiation on a core",
-                       description="RSA with the modular exponentiations on the mm_modexp engine. "
+                       description="RSA with the modular exponentiations on the mm_modexp engine (core ws: "
+                                   "the CRT private-key operations on the public-key engine mm_pke). "
                                    "Without --key a key is generated (cryptography; no seed possible).")
     r.add_argument("--core", default=None,
                    help=f"core name (see `montmul cores`); default: sign and decrypt with the CRT on {ENGINE_CORE} "
