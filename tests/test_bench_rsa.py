@@ -404,7 +404,8 @@ def test_pke_rows_take_the_median_of_the_stored_engine_results(bench, monkeypatc
     from montmul.flows.sim import pke_sim
 
     def store(name, fmax, **params):
-        p = {"NumPe": 66, "WordWidth": 17, "DspRegs": 3, "Chunks": 1, "QuotDelay": 3, "MaxWords": 65, **params}
+        p = {"NumPe": 66, "WordWidth": 17, "DspRegs": 3, "Chunks": 1, "QuotDelay": 3, "MaxWords": 65,
+             "ProgWords": 512, **params}
         (tmp_path / f"ws_pke_{name}.json").write_text(json.dumps({
             "design": "mm_pke", "variant": "base", "params": p, "seed": int(name[-1]), "fmax_mhz": fmax,
             "luts": 20_000 + int(fmax), "ff": 30_000, "dsp": 134, "ebr": 24, "rtl": {},
@@ -413,7 +414,8 @@ def test_pke_rows_take_the_median_of_the_stored_engine_results(bench, monkeypatc
     store("c1_seed1", 90.0)
     store("c1_seed2", 100.0)
     store("c1_seed3", 96.0)
-    store("other_seed4", 150.0, NumPe=70)  # another build: not used
+    store("other_seed4", 150.0, NumPe=70)  # other builds: not used
+    store("other_seed5", 160.0, ProgWords=1024)
     monkeypatch.setattr(bench, "PROXY_STORE", tmp_path)
     row = bench.sign_row("ws", {}, 2048, True, "model", 1)
     assert (row["engine"], row["width"], row["cycles"]) == ("pke", 1024, 193_298)

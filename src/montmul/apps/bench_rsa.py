@@ -194,7 +194,7 @@ def pke_ecp5(bits: int, store: Path | None = None) -> dict:
     c = hdl["Chunks"]
     cmd = (f"python scripts/ws_proxy.py run --top pke --pe {b.pes} --width {b.w}"
            + (f" --chunks {c}" if c > 1 else "") + " --seed S")
-    want = {k: hdl[k] for k in ("NumPe", "WordWidth", "DspRegs", "Chunks", "QuotDelay", "MaxWords")}
+    want = {k: hdl[k] for k in ("NumPe", "WordWidth", "DspRegs", "Chunks", "QuotDelay", "MaxWords", "ProgWords")}
     runs = []
     for f in sorted(Path(store or PROXY_STORE).glob("ws_pke_*.json")):
         try:
