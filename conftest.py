@@ -50,6 +50,16 @@ FULL = [re.compile(p) for p in (
     # RSA-512 verification on mm_modexp around ws in RTL (a 512-bit ws
     # Verilator build, about a minute of CPU); make test signs on mm_pke's RTL
     r"^tests/test_apps_rsa_pke\.py::test_rsa512_verify_verilator$",
+    # ws_ecp5 simulates as ws (the same RTL; only its ECP5 synthesis
+    # differs): make test runs these registry-wide checks on ws
+    r"^tests/test_(?:leak|fusesoc|modexp_lint|modexp_model|lint|rsa|integration|engine_crt|ecc_protocols)\.py::\w+"
+    r"\[[^\]]*ws_ecp5",
+    r"^tb/mm_modexp/test_mm_modexp\.py::test_mm_modexp\[icarus-ws_ecp5-",
+    # the ws core's MM_FORMAL invariants on Verilator: the formal flow's
+    # build in make test, two laps and the defaults in make test-full
+    r"^tb/mm_ws/test_mm_ws\.py::test_mm_ws_invariants\[w8",
+    # the ws core's handshake k-induction (about 3 minutes of the solver)
+    r"^tests/test_formal\.py::test_ws_handshake_proved_by_induction$",
     # the upper width bound on Icarus (Verilator checks it in make test)
     r"^tests/test_lint\.py::test_illegal_width_icarus\[[^\]]*-w8193\]",
 )]

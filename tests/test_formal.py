@@ -66,6 +66,16 @@ def test_crt_engine_handshake_proved_by_induction():
     assert res.target == "modexp_crt(r2_basic)" and not res.failed
 
 
+def test_ws_handshake_proved_by_induction():
+    """The ws core: its MM_FORMAL invariants (the adapter's whole schedule,
+    rtl/ws/mm_ws.sv) make the handshake's k-induction close at the capped
+    depth (PROVE_DEPTH_MAX; about 3 minutes, so ``make test-full`` only)."""
+    job = formal.make_job("ws", K, "prove")
+    assert job.depth == formal.PROVE_DEPTH_MAX["ws"]
+    res = formal.run(job)
+    assert res.status == "PASS", Path(res.workdir, "sby.out").read_text()[-2000:]
+
+
 @pytest.mark.parametrize("name, params", [
     ("fcs1_bin", {}),                      # the converter behind a shelled core (mm_fcs_bin)
     ("dsp_redundant", {"Interleave": 2}),  # two products in flight (mm_req_pipe)
@@ -169,7 +179,8 @@ def test_first_run_on_a_cold_solver_cache(tmp_path, monkeypatch):
 
 def test_prove_depth_floor_and_cap():
     """The induction depth: latency bound + 4, raised for the systolic
-    arrays (PROVE_DEPTH), capped for ws (PROVE_DEPTH_MAX); BMC depths are
+    arrays (PROVE_DEPTH), capped for ws where a shorter one closes
+    (PROVE_DEPTH_MAX); BMC depths are
     never capped."""
     for name in ("r2_basic", "systolic", "ws"):
         params = formal.formal_params(name, K)

@@ -66,6 +66,20 @@ def test_figures_per_target():
     assert sy.figures({"target": "xilinx", "width": 64}, 66.0) is None
 
 
+def test_synth_defines_reach_only_their_target(tmp_path):
+    """ws_ecp5's ECP5 synthesis reads the RTL with MM_ECP5_DSP and the ECP5
+    cells' declarations (the MULT18X18D primitive); its other targets, and
+    ws on every target, without; the define is part of the cache key."""
+    for name, target, want in (("ws_ecp5", "ecp5", True), ("ws_ecp5", "asic", False), ("ws", "ecp5", False)):
+        core = cores.get(name)
+        text = flows.read_block(core, core.hdl_params(64), tmp_path, target=target)
+        assert ("-DMM_ECP5_DSP " in text) == want and ("+/ecp5/cells_bb.v" in text) == want, (name, target, text)
+    key_ws = sy.cache_key(sy.Job("ws", 64, "ecp5"))
+    key_ecp5 = sy.cache_key(sy.Job("ws_ecp5", 64, "ecp5"))
+    assert key_ecp5[1]["defines"] == ["MM_ECP5_DSP"] and "defines" not in key_ws[1]
+    assert key_ws[0] != key_ecp5[0]
+
+
 def test_model_cycles_match_latency():
     assert model_cycles("r2_basic", 16, samples=20) == 18  # k + 2, constant
     c = model_cycles("scs_new", 16, samples=200)

@@ -113,6 +113,14 @@ module mm_ws #(
   // the reduction
   logic             redc_ready, s_valid;
   logic [Width:0]   s_red;
+`ifdef MM_FORMAL
+  // the units' state (their formal-only ports), for the invariants below
+  logic [1:0]       f_prep_st, f_redc_st;
+  logic [15:0]      f_prep_cnt, f_redc_cnt, f_arr_step, f_arr_words, f_arr_left;
+  logic [2:0]       f_arr_st;
+  logic             f_arr_two, f_arr_active;
+  logic [Pes-1:0][2*Laps-1:0][2:0] f_arr_flags;
+`endif
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -175,6 +183,11 @@ module mm_ws #(
     .out_word_o (mw),
     .out_last_o (mw_last),
     .words_o    (mw_count)
+`ifdef MM_FORMAL
+    ,
+    .f_state_o  (f_prep_st),
+    .f_cnt_o    (f_prep_cnt)
+`endif
   );
 
   mm_ws_array #(
@@ -200,6 +213,16 @@ module mm_ws #(
     .res_valid_o(res_valid),
     .res_half_o (res_half),
     .res_word_o (res_word)
+`ifdef MM_FORMAL
+    ,
+    .f_st_o     (f_arr_st),
+    .f_step_o   (f_arr_step),
+    .f_words_o  (f_arr_words),
+    .f_left_o   (f_arr_left),
+    .f_two_o    (f_arr_two),
+    .f_active_o (f_arr_active),
+    .f_flags_o  (f_arr_flags)
+`endif
   );
 
   mm_ws_redc #(.Width(Width), .WordWidth(W), .QuotDelay(QuotDelay)) u_redc (
@@ -211,6 +234,11 @@ module mm_ws #(
     .out_valid_o(s_valid),
     .out_ready_i(1'b1),
     .s_o        (s_red)
+`ifdef MM_FORMAL
+    ,
+    .f_state_o  (f_redc_st),
+    .f_cnt_o    (f_redc_cnt)
+`endif
   );
 
   assign done = s_valid;
@@ -220,5 +248,149 @@ module mm_ws #(
   // every word the array sends: docs/ws_core.md), the word count
   logic unused;
   assign unused = ^{accept, busy, job_err, ld_half, b_half, res_half, redc_ready, mw_count};
+
+`ifdef MM_FORMAL
+  // ---- Invariants for the formal flow (docs/ws_core.md, "Formal").  The
+  // adapter's control is data independent: a legal request's whole run is
+  // one fixed schedule of the build, so every control register is a
+  // function of f_t_q, the cycles since the accepting edge.  The invariants
+  // state that function for the units' states and counters, the array's
+  // sequencer, its result stream and the PEs' slot flags (the only control
+  // state that outlives a product), and that outside a run everything is
+  // idle: then the k-induction of the handshake properties needs only to
+  // look back past the ring's pipelines (`montmul formal --core ws`).  They
+  // also hold, and are checked, in simulation (tb/mm_ws).
+  //
+  // The schedule, in cycles t after the accepting edge (t = 0: prep_go_q):
+  localparam int FC2     = 2 * Laps;                        // cycles between waves
+  localparam int FTJob   = E1 + MWords;                     // job_go_q (prep's E'-1 steps, m words)
+  localparam int FTLoad  = FTJob + 1;                       // the array loads: m + 1 pairs
+  localparam int FTWave  = FTLoad + FC2 * (MWords + 1);     // then s = m + d waves
+  localparam int FTDrain = FTWave + FC2 * (MWords + QuotDelay - 1) + 1;
+  localparam int FTIdle  = FTDrain + 2 * MWords + Latency - 2 * QuotDelay - 1;
+  // the result stream: U_(d-1) at FTResX; U_0 .. U_(d-2) (PE 0's earlier
+  // quotients) one wave apart before it, U_d .. U_(m-1) (the out path)
+  // every other cycle after it
+  localparam int FTResX  = FTDrain + Latency + 3;
+  localparam int FTResL  = FTResX + 2 * (MWords - QuotDelay);  // U_(m-1)
+  // the ring is idle after the last result word and the last wave's add in
+  // the top virtual PE m (its token in PE 0 three cycles after the request)
+  localparam int FTQuiet = ((FTResL > FTDrain + 2 + MWords + Latency) ? FTResL
+                            : FTDrain + 2 + MWords + Latency) + 1;
+  localparam int FTStep  = FTResL + 1;                      // redc: E steps
+  localparam int FTConv  = FTStep + E1 + 1;                 // the result's words
+  localparam int FTDone  = FTConv + (Width + W) / W;        // redc's response: the last busy cycle
+
+  // the cycle U_j is on the result stream
+  function automatic int f_res_at(input int j);
+    f_res_at = (j < QuotDelay) ? FTResX - FC2 * (QuotDelay - 1 - j)
+                               : FTResX + 2 * (j - QuotDelay + 1);
+  endfunction
+
+  // the cycle a load writes virtual PE v's slot flags
+  function automatic int f_load_at(input int v);
+    f_load_at = FTLoad + FC2 * v + 4 + v;
+  endfunction
+
+  logic [15:0] f_t_q;   // t: cycles since the accepting edge of the request under way
+  logic        f_ran_q;  // a product has completed since reset: every slot is loaded
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_t_q   <= '0;
+      f_ran_q <= 1'b0;
+    end else begin
+      if (start) begin
+        f_t_q <= '0;
+      end else if (busy) begin
+        f_t_q <= f_t_q + 16'd1;
+      end
+      if (busy && done) begin
+        f_ran_q <= 1'b1;
+      end
+    end
+  end
+
+  int   f_taken;  // U's words taken by redc
+  logic f_res;    // a result word is due
+  always_comb begin
+    f_res   = 1'b0;
+    f_taken = 0;
+    for (int j = 0; j < MWords; j++) begin
+      f_res   = f_res || (busy && 32'(f_t_q) == f_res_at(j));
+      f_taken = f_taken + ((busy && 32'(f_t_q) > f_res_at(j)) ? 1 : 0);
+    end
+  end
+
+  always_comb begin
+    int t;
+    t = 32'(f_t_q);
+    if (rst_ni) begin
+      if (busy) begin
+        assert (t <= FTDone);
+      end
+      // prep: E' - 1 steps, then m words
+      assert (prep_go_q == (busy && t == 0));
+      assert (f_prep_st != 2'd3);
+      if (!busy || t == 0 || t >= FTJob) begin
+        assert (f_prep_st == 2'd0);
+      end else if (t < E1) begin
+        assert (f_prep_st == 2'd1 && 32'(f_prep_cnt) == t - 1);
+      end else begin
+        assert (f_prep_st == 2'd2 && 32'(f_prep_cnt) == t - E1);
+      end
+      // the array's job: one product of half 0, A and M loaded
+      assert (job_go_q == (busy && t == FTJob));
+      if (!busy || t < FTLoad || t >= FTIdle) begin
+        assert (f_arr_st == 3'd0);
+      end else if (t < FTWave) begin
+        assert (f_arr_st == 3'd1 && 32'(f_arr_step) == t - FTLoad);
+      end else if (t < FTDrain) begin
+        assert (f_arr_st == 3'd2 && 32'(f_arr_step) == t - FTWave);
+      end else begin
+        assert (f_arr_st == 3'd4 && 32'(f_arr_step) == t - FTDrain);
+      end
+      if (f_arr_st != 3'd0) begin
+        assert (32'(f_arr_words) == MWords && f_arr_left == '0 && !f_arr_two);
+      end
+      if (!busy || t <= FTLoad || t >= FTQuiet) begin
+        assert (!f_arr_active);
+      end
+      // the result stream, and redc taking its m words
+      assert (res_valid == f_res);
+      // redc: the words in, E steps, the result's words, the response
+      assert (f_redc_st != 2'd3 || (busy && t == FTDone));
+      if (!busy || t <= FTResL) begin
+        assert (f_redc_st == 2'd0 && 32'(f_redc_cnt) == f_taken);
+      end else if (t < FTConv) begin
+        assert (f_redc_st == 2'd1 && 32'(f_redc_cnt) == t - FTStep);
+      end else if (t < FTDone) begin
+        assert (f_redc_st == 2'd2 && 32'(f_redc_cnt) == t - FTConv);
+      end else begin
+        assert (f_redc_st == 2'd3);
+      end
+    end
+  end
+
+  // the slot flags {result, top, first} of virtual PE v = chunk P + p:
+  // loaded (1 <= v <= m - d, v = m, v = 0) once its load has passed in the
+  // first product since reset, else zero; half 1 is never loaded
+  for (genvar p = 0; p < Pes; p++) begin : gen_f_pe
+    for (genvar k = 0; k < 2 * Laps; k++) begin : gen_f_slot
+      localparam int V = (k / 2) * Pes + p;
+      always_comb begin
+        if (rst_ni) begin
+          if (k % 2 == 1 || V > MWords) begin
+            assert (f_arr_flags[p][k] == 3'b000);
+          end else if (f_ran_q || (busy && 32'(f_t_q) >= f_load_at(V))) begin
+            assert (f_arr_flags[p][k] == {V >= 1 && V <= MWords - QuotDelay, V == MWords, V == 0});
+          end else begin
+            assert (f_arr_flags[p][k] == 3'b000);
+          end
+        end
+      end
+    end
+  end
+`endif  // MM_FORMAL
 
 endmodule

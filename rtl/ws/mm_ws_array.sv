@@ -74,6 +74,19 @@ module mm_ws_array #(
   output logic                 res_valid_o,
   output logic                 res_half_o,
   output logic [WordWidth-1:0] res_word_o
+`ifdef MM_FORMAL
+  ,
+  // for the formal flow only (docs/ws_core.md, "Formal"): the sequencer's
+  // state, for a user's invariants that tie it to its own schedule
+  output logic [2:0]           f_st_o,       // state: 0 idle, 1 load, 2 wave, 3 gap, 4 drain
+  output logic [15:0]          f_step_o,     // cycles into the state (load, wave: 2c cnt
+                                             // + tick; gap, drain: the gap's cycles gone)
+  output logic [15:0]          f_words_o,    // the job's m
+  output logic [15:0]          f_left_o,     // its products left after this one
+  output logic                 f_two_o,      // its halves: both
+  output logic                 f_active_o,   // a descriptor, token, add or result word under way
+  output logic [NumPe-1:0][2*Chunks-1:0][2:0] f_flags_o  // every PE's slot flags
+`endif
 );
 
   localparam int Latency    = DspRegs + 3 + LoopRegs;
@@ -147,6 +160,9 @@ module mm_ws_array #(
   /* verilator lint_off UNUSEDSIGNAL */
   logic [W-1:0]    q_unused;
   /* verilator lint_on UNUSEDSIGNAL */
+`ifdef MM_FORMAL
+  logic            f_ring_active;
+`endif
 
   // ---- job acceptance
   assign job_m       = CW'(job_words_i);
@@ -409,10 +425,65 @@ module mm_ws_array #(
     .inj_qown_i   (fin[DLoad] || fin[DQown]),
     .q_o          (q_unused),
     .res_o        (res)
+`ifdef MM_FORMAL
+    ,
+    .f_active_o   (f_ring_active),
+    .f_flags_o    (f_flags_o)
+`endif
   );
 
   assign res_valid_o = res[W+1];
   assign res_half_o  = res[W];
   assign res_word_o  = res[W-1:0];
+
+`ifdef MM_FORMAL
+  // Invariants of the sequencer (docs/ws_core.md, "Formal"): its counters
+  // stay in their states' ranges and the job's derived values match its m;
+  // and its state for a user's own invariants.
+  logic [CW-1:0] f_drain;  // the drain's length for the job (gap_d on entry)
+  always_comb begin
+    f_drain = (m_q << 1) + CW'(Latency) + CW'(two_q) - CW'(2 * QuotDelay + 2);
+    if (rst_ni) begin
+      assert (st_q == StIdle || st_q == StLoad || st_q == StWave || st_q == StGap
+              || st_q == StDrain);
+      assert (32'(tick_q) < 2 * Chunks);
+      if (st_q != StIdle) begin
+        assert (m_q >= CW'(MinWords) && m_q <= CW'(MaxWords));
+        assert (s1_q == m_q + CW'(QuotDelay - 1) && mres_q == m_q - CW'(QuotDelay));
+      end
+      if (st_q == StLoad) begin
+        assert (cnt_q <= m_q && 32'(pe_q) < NumPe && 32'(cnt_q) == 32'(ch_q) * NumPe + 32'(pe_q));
+      end
+      if (st_q == StWave) begin
+        assert (cnt_q <= s1_q && (cnt_q != s1_q || tick_q == '0));
+      end
+      if (st_q == StGap) begin
+        assert (32'(gap_q) < GapLen);
+      end
+      if (st_q == StDrain) begin
+        assert (gap_q <= f_drain);
+      end
+    end
+  end
+
+  always_comb begin
+    f_st_o   = 3'(st_q);
+    f_step_o = '0;
+    case (st_q)
+      StLoad, StWave: f_step_o = 16'(32'(cnt_q) * 2 * Chunks + 32'(tick_q));
+      StGap:          f_step_o = 16'(GapLen - 1 - 32'(gap_q));
+      StDrain:        f_step_o = 16'(f_drain - gap_q);
+      default:        f_step_o = '0;
+    endcase
+  end
+  logic [ReqLatency-1:0] f_pipe_act;  // the request pipeline's active bits
+  for (genvar i = 0; i < ReqLatency; i++) begin : gen_f_pipe
+    assign f_pipe_act[i] = pipe_q[i][DAct];
+  end
+  assign f_active_o = f_ring_active || tl1_q[DAct] || |f_pipe_act;
+  assign f_words_o = 16'(m_q);
+  assign f_left_o  = 16'(left_q);
+  assign f_two_o   = two_q;
+`endif  // MM_FORMAL
 
 endmodule

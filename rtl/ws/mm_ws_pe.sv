@@ -123,6 +123,13 @@ module mm_ws_pe #(
   output logic [WordWidth+1:0]  out_o,        // to the left neighbour
   // the slot of this cycle's add (PE 0: which chunk its result chain input is from)
   output logic [SlotWidth-1:0]  add_slot_o
+`ifdef MM_FORMAL
+  ,
+  // for the formal flow only (docs/ws_core.md, "Formal"): control state the
+  // adapter's invariants relate to its schedule
+  output logic                  f_active_o,   // a token, an add's flags or a result word is here
+  output logic [Slots-1:0][2:0] f_flags_o     // the slots' flags {result, top, first}
+`endif
 );
 
   localparam int Latency = DspRegs + 3 + LoopRegs;  // token register to the add
@@ -195,6 +202,9 @@ module mm_ws_pe #(
   logic [ChunkWidth-1:0] out_chunk_q;  // read by the hold registers (c > 1)
   /* verilator lint_on UNUSEDSIGNAL */
   logic [W+1:0]          out_q;
+`ifdef MM_FORMAL
+  logic                  f_hold;  // a hold register holds a word (c > 1)
+`endif
   // the result chain's registers (RLen: at least one; with QuotDelay = 2
   // the one placeholder is tied to zero and left unread)
   /* verilator lint_off UNUSEDSIGNAL */
@@ -427,8 +437,14 @@ module mm_ws_pe #(
       hold_w_q <= hold_w_d;
       hold_n_q <= hold_n_d;
     end
+`ifdef MM_FORMAL
+    assign f_hold = |hold_v_q;
+`endif
   end else begin : gen_no_hold
     assign out_o = out_sel_q ? {1'b1, out_half_q, lo_q} : out_q;
+`ifdef MM_FORMAL
+    assign f_hold = 1'b0;
+`endif
   end
 
   // ---- the result chain: r[0] is this PE's low word, r[k] the left
@@ -517,5 +533,19 @@ module mm_ws_pe #(
   assign h_o         = h_q;
   assign lo_o        = lo_q;
   assign sum_lo_o    = sum[W-1:0];
+
+`ifdef MM_FORMAL
+  // The PE's control state for the adapter's invariants (mm_ws): whether
+  // anything is under way here (a wave or load token in the token register,
+  // a valid add in the flags' line, a result word about to leave, on the
+  // out path or held), and the slots' flags.  With none of it, and nothing
+  // coming from the left, the PE stays idle and sends nothing.
+  logic [Latency-1:0] f_fl_valid;  // the flags line's valid bits
+  for (genvar i = 0; i < Latency; i++) begin : gen_f_fl
+    assign f_fl_valid[i] = fl_q[i][0];
+  end
+  assign f_active_o = tok_valid_q || tok_load_q || out_sel_q || out_q[W+1] || f_hold || |f_fl_valid;
+  assign f_flags_o  = slot_f_q;
+`endif  // MM_FORMAL
 
 endmodule

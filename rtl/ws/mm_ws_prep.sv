@@ -54,6 +54,13 @@ module mm_ws_prep #(
   output logic [WordWidth-1:0] out_word_o,   // M_j
   output logic                 out_last_o,   // the word is M_(m-1)
   output logic [CntW-1:0]      words_o       // m, the stream's word count (a constant)
+`ifdef MM_FORMAL
+  ,
+  // for the formal flow only (docs/ws_core.md, "Formal"): the unit's state
+  // for the adapter's invariants, which tie it to the adapter's schedule
+  output logic [1:0]           f_state_o,    // 0 idle, 1 steps, 2 words out
+  output logic [15:0]          f_cnt_o       // the state's counter
+`endif
 );
 
   if (Width < 3 || Width > 8192) begin : gen_bad_width
@@ -203,6 +210,8 @@ module mm_ws_prep #(
       end
     end
   end
+  assign f_state_o = 2'(state_q);
+  assign f_cnt_o   = 16'(cnt_q);
 `endif  // MM_FORMAL
 
 endmodule

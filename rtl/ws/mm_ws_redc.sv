@@ -58,6 +58,13 @@ module mm_ws_redc #(
   output logic                 out_valid_o,
   input  logic                 out_ready_i,
   output logic [Width:0]       s_o           // S = U 2^-E mod N, in [0, 2N)
+`ifdef MM_FORMAL
+  ,
+  // for the formal flow only (docs/ws_core.md, "Formal"): the unit's state
+  // for the adapter's invariants, which tie it to the adapter's schedule
+  output logic [1:0]           f_state_o,    // 0 words in, 1 steps, 2 resolution, 3 done
+  output logic [15:0]          f_cnt_o       // the state's counter
+`endif
 );
 
   if (Width < 3 || Width > 8192) begin : gen_bad_width
@@ -239,6 +246,8 @@ module mm_ws_redc #(
       f_u_ok_q <= f_u_ok_d;
     end
   end
+  assign f_state_o = 2'(state_q);
+  assign f_cnt_o   = 16'(cnt_q);
 `endif  // MM_FORMAL
 
 endmodule

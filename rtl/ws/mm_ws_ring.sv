@@ -71,6 +71,12 @@ module mm_ws_ring #(
   // outputs
   output logic [WordWidth-1:0]  q_o,          // the quotient (PE 0's lo register)
   output logic [WordWidth+1:0]  res_o         // the result stream {valid, half, word}
+`ifdef MM_FORMAL
+  ,
+  // for the formal flow only (docs/ws_core.md, "Formal")
+  output logic                  f_active_o,   // a token, add or result word in some PE
+  output logic [NumPe-1:0][Slots-1:0][2:0] f_flags_o  // every PE's slot flags
+`endif
 );
 
   localparam int Latency = DspRegs + 3 + LoopRegs;
@@ -131,6 +137,9 @@ module mm_ws_ring #(
   /* verilator lint_on UNUSEDSIGNAL */
   logic [ChainLen-1:0][W-1:0]       chain0;
   logic [W-1:0]                     q_to_pe1, q_tap;
+`ifdef MM_FORMAL
+  logic [NumPe-1:0]                 f_pe_active;
+`endif
 
   always_comb begin
     if (inj_valid_i) begin
@@ -324,6 +333,11 @@ module mm_ws_ring #(
       .out_i       (pe_out),
       .out_o       (outp[v]),
       .add_slot_o  (add_slot[v])
+`ifdef MM_FORMAL
+      ,
+      .f_active_o  (f_pe_active[v]),
+      .f_flags_o   (f_flags_o[v])
+`endif
     );
 
     // the h word from the right neighbour: 2c - 2 registers more than its
@@ -352,5 +366,9 @@ module mm_ws_ring #(
 
   assign q_o   = lo[0];
   assign res_o = outp[0];
+
+`ifdef MM_FORMAL
+  assign f_active_o = |f_pe_active;
+`endif  // MM_FORMAL
 
 endmodule

@@ -108,6 +108,11 @@ class Core:
     test_params: tuple[Params, ...] = ()
     #: random products per bench run: about test_random / k, in [8, 200]
     test_random: int = 4096
+    #: Verilog macros a synthesis target defines (target -> names), for a
+    #: configuration mapped onto a vendor primitive (``ws_ecp5``: MM_ECP5_DSP,
+    #: the ECP5 MULT18X18D); simulation and the other targets read the RTL
+    #: without them
+    synth_defines: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     # --- parameters --------------------------------------------------------
     @property
@@ -660,6 +665,21 @@ WS_RTL = SHELL + ("common/mm_csa_row.sv", "common/mm_cpa_fc.sv", "ws/mm_ws_mul.s
                   "ws/mm_ws_ring.sv", "ws/mm_ws_array.sv", "ws/mm_ws_prep.sv", "ws/mm_ws_redc.sv", "ws/mm_ws.sv")
 
 
+WS_PARAMS = {
+    "NumPe": Param(0, 0, ws_core.PES_MAX, "processing elements P: 3 .. 512; 0: the fewest for the laps "
+                   "(one lap: m + 1)"),
+    "WordWidth": Param(16, 2, ws_core.WORD_MAX, "word width w (the DSP multipliers' operands)"),
+    "DspRegs": Param(3, 2, 3, "MULT18X18D registers: 2 or 3"),
+    "LoopRegs": Param(0, 0, ws_core.LOOP_REGS_MAX, "transport registers; L = DspRegs + 3 + LoopRegs"),
+    "Chunks": Param(0, 0, ws_core.CHUNKS_MAX, "laps c of the ring: 1 .. 4, c > 1 with P even and "
+                    "gcd(P/2, c) = 1; 0: ceil((m+1)/P), or the fewest with 2cd >= L"),
+    "QuotDelay": Param(4, ws_core.DELAY_MIN, ws_core.DELAY_MAX, "quotient delay d: 2cd >= L "
+                       "(2cd = L: the quotient bypass)"),
+}
+WS_MODEL_ARGS = {"NumPe": "num_pe", "WordWidth": "word_width", "DspRegs": "dsp_regs", "LoopRegs": "loop_regs",
+                 "Chunks": "chunks", "QuotDelay": "quot_delay"}
+
+
 def ws_check(k: int, p: Params) -> None:
     """The build's ring exists and meets the array's rules (ws_core.build)."""
     ws_core.build_of(k, p)
@@ -672,19 +692,8 @@ register(Core(
     top="mm_ws",
     rtl=WS_RTL,
     model=ws_core.core_model,
-    params={
-        "NumPe": Param(0, 0, ws_core.PES_MAX, "processing elements P: 3 .. 512; 0: the fewest for the laps "
-                       "(one lap: m + 1)"),
-        "WordWidth": Param(16, 2, ws_core.WORD_MAX, "word width w (the DSP multipliers' operands)"),
-        "DspRegs": Param(3, 2, 3, "MULT18X18D registers: 2 or 3"),
-        "LoopRegs": Param(0, 0, ws_core.LOOP_REGS_MAX, "transport registers; L = DspRegs + 3 + LoopRegs"),
-        "Chunks": Param(0, 0, ws_core.CHUNKS_MAX, "laps c of the ring: 1 .. 4, c > 1 with P even and "
-                        "gcd(P/2, c) = 1; 0: ceil((m+1)/P), or the fewest with 2cd >= L"),
-        "QuotDelay": Param(4, ws_core.DELAY_MIN, ws_core.DELAY_MAX, "quotient delay d: 2cd >= L "
-                           "(2cd = L: the quotient bypass)"),
-    },
-    model_args={"NumPe": "num_pe", "WordWidth": "word_width", "DspRegs": "dsp_regs", "LoopRegs": "loop_regs",
-                "Chunks": "chunks", "QuotDelay": "quot_delay"},
+    params=WS_PARAMS,
+    model_args=WS_MODEL_ARGS,
     check=ws_check,
     r_log2=ws_core.r_log2,
     # exact (data independent): prep + the array's loaded product + redc + glue
@@ -700,4 +709,32 @@ register(Core(
     # at k = 8): 64 random products at k = 8, 8 at k = 64, beside the
     # suite's directed ones
     test_random=512,
+))
+
+# ws_ecp5: the same RTL with the ring's word multipliers as the ECP5's
+# MULT18X18D primitive (rtl/ws/mm_ws_mul.sv under MM_ECP5_DSP, as the
+# array's place-and-route proxy reads it, scripts/ws_proxy.py), not inferred
+# DSPs: its ECP5 synthesis defines MM_ECP5_DSP; every simulation and the other
+# targets read ws's RTL unchanged (the behavioural twin), so its benches are
+# ws's.
+register(Core(
+    name="ws_ecp5",
+    family="ws",
+    paper="none: montmul's own design (docs/ws.md, docs/ws_core.md)",
+    top="mm_ws",
+    rtl=WS_RTL,
+    model=ws_core.core_model,
+    params=WS_PARAMS,
+    model_args=WS_MODEL_ARGS,
+    check=ws_check,
+    r_log2=ws_core.r_log2,
+    # exact (data independent): prep + the array's loaded product + redc + glue
+    latency_bound=ws_core.core_latency,
+    description="ws on the ECP5's MULT18X18D primitive (synthesized with MM_ECP5_DSP; simulates as ws)",
+    test_widths={"icarus": (8,), "verilator": (64,)},
+    # a product takes 100-250 cycles at the test widths (Icarus: about 0.1 s
+    # at k = 8): 64 random products at k = 8, 8 at k = 64, beside the
+    # suite's directed ones
+    test_random=512,
+    synth_defines={"ecp5": ("MM_ECP5_DSP",)},
 ))

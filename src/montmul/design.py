@@ -191,6 +191,12 @@ class Design:
     def top(self) -> str:
         return KINDS[self.kind][0]
 
+    @property
+    def synth_defines(self) -> Mapping[str, tuple[str, ...]]:
+        """The core's synthesis macros (``Core.synth_defines``): the engine
+        around a vendor-primitive configuration maps onto the primitive too."""
+        return self.core.synth_defines
+
     def sources(self) -> list[Path]:
         return list(self.files)
 

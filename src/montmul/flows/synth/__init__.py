@@ -204,6 +204,8 @@ def cache_key(job: Job) -> tuple[str, dict]:
     }
     if job.target == "asic":
         data["liberty"] = flows.sha256_file(flows.liberty_path(opts))
+    if design.synth_defines.get(job.target):
+        data["defines"] = list(design.synth_defines[job.target])
     if job.engine_kind:
         data["engine"] = True if job.engine_kind == "modexp" else job.engine_kind
     key = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:24]

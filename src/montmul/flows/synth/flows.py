@@ -215,14 +215,19 @@ def rtl_files(core: Core) -> list[Path]:
 rel = tools.tool_path  # every path in a tool's script or command line (YoWASP's sandbox)
 
 
-def read_block(core: Core, hdl: dict[str, int], cwd: Path, seg_width: int | None = None) -> str:
+def read_block(core: Core, hdl: dict[str, int], cwd: Path, seg_width: int | None = None,
+               target: str | None = None) -> str:
     """Yosys commands that read the core's RTL and set its parameters;
     ``seg_width`` overrides mm_seg_add's default SegWidth (carry-chain
-    checks at small widths)."""
+    checks at small widths); ``target``: the Verilog macros the core
+    defines for it (``Core.synth_defines``), and for ECP5 then the vendor
+    cells' declarations (MULT18X18D)."""
     incs = " ".join(f"-I{rel(p, cwd)}" for p in core.includes())
     srcs = " ".join(rel(p, cwd) for p in core.sources())
     sets = " ".join(f"-set {k} {int(v)}" for k, v in sorted(hdl.items()))
-    lines = [f"read_verilog -sv {incs} {srcs}", f"chparam {sets} {core.top}"]
+    defines = core.synth_defines.get(target, ()) if target else ()
+    lines = ["read_verilog -lib +/ecp5/cells_bb.v"] if defines and target == "ecp5" else []
+    lines += [f"read_verilog -sv {''.join(f'-D{d} ' for d in defines)}{incs} {srcs}", f"chparam {sets} {core.top}"]
     if seg_width is not None:
         lines.append(f"chparam -set SegWidth {int(seg_width)} mm_seg_add")
     return "\n".join([*lines, f"hierarchy -check -top {core.top}"])
@@ -272,12 +277,12 @@ def asic_counts(c: dict[str, int], areas: dict[str, float]) -> dict[str, object]
 
 
 def run_hier(core: Core, hdl: dict[str, int], synth_cmds: str, counts, cwd: Path, pre: str = "",
-             timeout: float | None = None) -> tuple[dict, float]:
+             timeout: float | None = None, target: str | None = None) -> tuple[dict, float]:
     """The per-instance breakdown: ``syn/hier.ys.in`` runs ``synth_cmds`` (the
     target's synthesis without flattening) and writes per-module statistics
     and the submodule instances; :func:`parse.yosys_instances` sums each
     instance's subtree.  Returns (instances, Yosys seconds)."""
-    seconds = _yosys(fill("hier.ys.in", PRE=pre, READ=read_block(core, hdl, cwd), SYNTH=synth_cmds), cwd, "hier",
+    seconds = _yosys(fill("hier.ys.in", PRE=pre, READ=read_block(core, hdl, cwd, target=target), SYNTH=synth_cmds), cwd, "hier",
                      timeout)
     inst = parse.yosys_instances(cwd / "hier_stat.json", cwd / "hier_inst.json", core.top, counts)
     return inst, seconds
@@ -394,7 +399,7 @@ def run_ecp5(core: Core, hdl: dict[str, int], opts: dict, cwd: Path) -> dict:
 
     seconds: dict[str, float] = {}
     try:
-        seconds["yosys"] = _yosys(fill("ecp5.ys.in", READ=read_block(core, hdl, cwd), SYNTH=ecp5_synth(core.top, opts)), cwd,
+        seconds["yosys"] = _yosys(fill("ecp5.ys.in", READ=read_block(core, hdl, cwd, target="ecp5"), SYNTH=ecp5_synth(core.top, opts)), cwd,
                                   timeout=max(1.0, left()))
     except ToolTimeout:
         return timed_out("Yosys", {})
@@ -418,7 +423,8 @@ def run_ecp5(core: Core, hdl: dict[str, int], opts: dict, cwd: Path) -> dict:
     }
     try:
         instances, seconds["yosys_hier"] = run_hier(
-            core, hdl, ecp5_synth(core.top, opts, flatten=False), ecp5_counts, cwd, timeout=max(1.0, left()))
+            core, hdl, ecp5_synth(core.top, opts, flatten=False), ecp5_counts, cwd, timeout=max(1.0, left()),
+            target="ecp5")
     except ToolTimeout:
         return timed_out("Yosys (per-instance run)", out)
     out["instances"] = instances
@@ -476,7 +482,7 @@ def carry_chains(core: Core, hdl: dict[str, int], cwd: Path, seg_width: int | No
     """The CCU2C carry chains of the core after Yosys' ECP5 mapping
     (``syn/ecp5_chains.ys.in``; no LUT mapping, no place and route), longest
     first (:func:`parse.ecp5_carry_chains`)."""
-    _yosys(fill("ecp5_chains.ys.in", READ=read_block(core, hdl, cwd, seg_width), TOP=core.top), cwd, "chains")
+    _yosys(fill("ecp5_chains.ys.in", READ=read_block(core, hdl, cwd, seg_width, target="ecp5"), TOP=core.top), cwd, "chains")
     return parse.ecp5_carry_chains(cwd / "chains.json")
 
 
