@@ -36,7 +36,7 @@ from ...models import pke, ws
 from . import runner
 
 #: The engine's RTL in read order (under rtl/).
-SOURCES = ("ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv", "ws/mm_ws_ring.sv", "ws/mm_ws_array.sv", "ws/mm_pke_bank.sv",
+SOURCES = ("ws/mm_pke_pkg.sv", "ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv", "ws/mm_ws_ring.sv", "ws/mm_ws_array.sv", "ws/mm_pke_bank.sv",
            "ws/mm_pke_alu.sv", "ws/mm_pke_prog.sv", "ws/mm_pke_seq.sv", "ws/mm_pke.sv")
 TOP = "mm_pke"
 #: Program memory words of the builds made here (mm_pke's ProgWords; the
