@@ -7,7 +7,7 @@ PY      := $(VENV)/bin/python
 export PATH := $(CURDIR)/.tools/bin:$(CURDIR)/$(VENV)/bin:$(PATH)
 JOBS    ?= $(shell nproc)
 
-.PHONY: help setup demo demo-full test test-fast test-ecc-full test-ws-full lint formal cycles report report-ecp5 synth-save clean bench-rsa bench-ecc rsa-axil rsa-pke-axil verify-volume coverage
+.PHONY: help setup demo demo-full test test-fast test-ecc-full test-ws-full test-pke-full lint formal cycles report report-ecp5 synth-save clean bench-rsa bench-ecc rsa-axil rsa-pke-axil verify-volume coverage
 
 help:  ## list the targets (this text)
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9-]+):[^#]*## /  make \1\t/' | expand -t 22
@@ -36,6 +36,9 @@ test-ecc-full: setup  ## the ECC tests on every curve, those above 256 bits incl
 
 test-ws-full: setup  ## the ws array's bench on its larger builds too (tb/mm_ws_array, marker ws_full; about 10 min)
 	MONTMUL_WS_FULL=1 $(PY) -m pytest -q tb/mm_ws_array
+
+test-pke-full: setup  ## RSA-2048 and RSA-4096 CRT signatures through the public-key engine mm_pke on Verilator (tests/test_apps_rsa_pke.py)
+	MONTMUL_PKE_FULL=1 $(PY) -m pytest -q -s tests/test_apps_rsa_pke.py -k pke_full
 
 lint: setup  ## Verilator and Verible lint of every RTL file
 	$(PY) -m pytest -q tests/test_lint.py
