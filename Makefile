@@ -7,7 +7,7 @@ PY      := $(VENV)/bin/python
 export PATH := $(CURDIR)/.tools/bin:$(CURDIR)/$(VENV)/bin:$(PATH)
 JOBS    ?= $(shell nproc)
 
-.PHONY: help setup demo demo-full test test-fast test-ecc-full test-ws-full lint formal cycles report report-ecp5 synth-save clean bench-rsa rsa-axil rsa-pke-axil verify-volume coverage
+.PHONY: help setup demo demo-full test test-fast test-ecc-full test-ws-full test-pke-full lint formal cycles report report-ecp5 synth-save clean bench-rsa bench-ecc rsa-axil rsa-pke-axil verify-volume coverage
 
 help:  ## list the targets (this text)
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9-]+):[^#]*## /  make \1\t/' | expand -t 22
@@ -37,6 +37,9 @@ test-ecc-full: setup  ## the ECC tests on every curve, those above 256 bits incl
 test-ws-full: setup  ## the ws array's bench on its larger builds too (tb/mm_ws_array, marker ws_full; about 10 min)
 	MONTMUL_WS_FULL=1 $(PY) -m pytest -q tb/mm_ws_array
 
+test-pke-full: setup  ## RSA-2048 and RSA-4096 CRT signatures through the public-key engine mm_pke on Verilator (tests/test_apps_rsa_pke.py)
+	MONTMUL_PKE_FULL=1 $(PY) -m pytest -q -s tests/test_apps_rsa_pke.py -k pke_full
+
 lint: setup  ## Verilator and Verible lint of every RTL file
 	$(PY) -m pytest -q tests/test_lint.py
 
@@ -53,6 +56,9 @@ report: setup  ## refresh docs/results.md, docs/figures/, README's table (hours 
 bench-rsa: setup  ## RSA-1024/2048/3072/4096 CRT bench (CRT engine and 2 x mm_modexp), each RSA-1024 and RSA-2048 row confirmed on Verilator, into build/bench/rsa.{md,json} (UPDATE=1: the tracked bench/rsa.{md,json})
 	$(PY) -m montmul.apps.bench_rsa --jobs $(JOBS) --crt-engine both --confirm verilator --confirm-bits 1024,2048 --out $(if $(UPDATE),bench,build/bench)/rsa.md --json-out $(if $(UPDATE),bench,build/bench)/rsa.json
 	$(if $(UPDATE),$(PY) -m montmul.apps.report.choosing --out docs/choosing.md)
+
+bench-ecc: setup  ## ECC bench: P-256/P-384 k·P, ECDSA sign/verify, ECDH on the engine (model cycles, stored post-route clock) beside OpenSSL and IPECC, into build/bench/ecc.{md,json} (UPDATE=1: the tracked bench/ecc.{md,json})
+	$(PY) -m montmul.apps.ecc.bench --out $(if $(UPDATE),bench,build/bench)/ecc.md --json-out $(if $(UPDATE),bench,build/bench)/ecc.json
 
 rsa-axil: setup  ## RSA-2048 PKCS#1 v1.5 signature through the AXI4-Lite wrapper (scs_new_ct, CRT, Verilator)
 	MONTMUL_AXIL_RSA2048=1 $(PY) -m pytest -q -s tb/mm_modexp_axil -k rsa2048

@@ -28,14 +28,32 @@ def test_formulas_are_point_arith_rcb():
     assert dbl.products == 8 + 3 + 3 + 2 and add.products == 12 + 3 + 2
 
 
+@pytest.mark.parametrize("mod_alu", [False, True], ids=["alu", "modalu"])
 @pytest.mark.parametrize("kind", sorted(SMALL))
-def test_scalar_mult_small_curves_exact(kind):
+def test_scalar_mult_small_curves_exact(kind, mod_alu):
     c = SMALL[kind]
     G = (c.gx, c.gy)
     P = affine_mul_public(c, 777, G)
     for k in (0, 1, 2, 15, 16, 12345, c.n - 1, c.n):
-        r = E.run_scalar_mult(c, k, P, **ARR)
+        r = E.run_scalar_mult(c, k, P, mod_alu=mod_alu, **ARR)
         assert r.point == affine_mul_public(c, k, P), k
+
+
+def test_mod_alu_program_and_cycles():
+    """With the modular ALU every modular add/sub is DUAL + SEL (one MOV.LDN
+    first), the same products, fewer cycles; the default build rejects it."""
+    c = SMALL["m3"]
+    G = (c.gx, c.gy)
+    a = E.run_scalar_mult(c, 4321, G, **ARR)
+    b = E.run_scalar_mult(c, 4321, G, mod_alu=True, exact=True, **ARR)
+    assert a.point == b.point and a.products == b.products and b.cycles < a.cycles
+    ep = E.program(E.EccBuild(c, 4, mod_alu=True, **ARR))
+    ops = [i for i in ep.program if i.op in (pke.Op.ADD, pke.Op.SUB)]
+    assert ops and all(i.flags & pke.F_DUAL for i in ops if not i.flags & pke.F_H0)
+    assert sum(1 for i in ep.program if i.op == pke.Op.MOV and i.flags & pke.F_LDN) == 1
+    banks, ks = E.images(ep, [G, G], [5, 5])
+    with pytest.raises(ValueError, match="modular ALU"):
+        pke.run(ep.program, banks, pke.Machine(ep.build.pb.array, ks))
 
 
 @pytest.mark.parametrize("kind", sorted(SMALL))
@@ -57,17 +75,19 @@ def test_exact_jobs_on_ws_simulate():
     assert r.point == affine_mul_public(c, 31337, (c.gx, c.gy))
 
 
+@pytest.mark.parametrize("mod_alu", [False, True], ids=["alu", "modalu"])
 @pytest.mark.parametrize("kind", sorted(SMALL))
-def test_constant_time(kind):
+def test_constant_time(kind, mod_alu):
     """Same trace (every instruction and its issue cycle) and cycles for any
     scalar and point; equal to the cycles-only run the figures use."""
     c = SMALL[kind]
     G = (c.gx, c.gy)
-    runs = [E.run_scalar_mult(c, k, affine_mul_public(c, j, G), **ARR) for k, j in ((1, 1), (c.n - 1, 5), (0, 9))]
-    runs.append(E.run_scalar_mult(c, 0, (0, 0), compute=False, **ARR))
+    arr = dict(ARR, mod_alu=mod_alu)
+    runs = [E.run_scalar_mult(c, k, affine_mul_public(c, j, G), **arr) for k, j in ((1, 1), (c.n - 1, 5), (0, 9))]
+    runs.append(E.run_scalar_mult(c, 0, (0, 0), compute=False, **arr))
     assert all(r.trace == runs[0].trace and r.cycles == runs[0].cycles for r in runs)
-    a = E.run_double(c, 1, G, 2, G, 16, **ARR)
-    b = E.run_double(c, 40000, G, 0, G, 16, **ARR)
+    a = E.run_double(c, 1, G, 2, G, 16, **arr)
+    b = E.run_double(c, 40000, G, 0, G, 16, **arr)
     assert a.trace == b.trace
 
 
@@ -127,14 +147,19 @@ def test_docs_are_the_commands_output(capsys):
     page = (Path(__file__).resolve().parents[1] / "docs" / "pke_ecc.md").read_text()
     for table in out.split("\n\n"):
         assert table in page
+    assert E.main(["--mod-alu"]) == 0
+    out = capsys.readouterr().out.strip()
+    for table in out.split("\n\n"):
+        assert table in page
     assert E.main(["--curves", "nosuchcurve"]) == 2
     assert "error:" in capsys.readouterr().err
 
 
-def test_estimator_matches_the_engine_as_built():
+@pytest.mark.parametrize("mod_alu", [False, True], ids=["alu", "modalu"])
+def test_estimator_matches_the_engine_as_built(mod_alu):
     """The first estimate row (serial, as built) is the measured formula
     minus its group copies and dispatch, within 5 %."""
-    eb = E.EccBuild(curve("secp256r1"), 64)
+    eb = E.EccBuild(curve("secp256r1"), 64, mod_alu=mod_alu)
     fc = E.formula_cycles(eb)
     est = E.estimates(eb)[0]
     for f in ("dbl", "add"):

@@ -394,3 +394,41 @@ def test_synth_on_a_cluster_is_one_sweep(bench, monkeypatch):
                                               "synthesis failed: nextpnr exploded",
                                               "not synthesized (montmul synth ...)"]
     assert len(missing) == 3 and not no_fmax
+
+
+def test_pke_rows_take_the_median_of_the_stored_engine_results(bench, monkeypatch, tmp_path):
+    """Core ws's CRT rows run on mm_pke: engine "pke", the engine model's
+    cycles, and the figures of syn/proxy's results for the build of that
+    size only (RSA-2048: c = 1, d = 3, MaxWords 65; RSA-3072/4096: c = 2,
+    d = 2, MaxWords 131): the median Fmax, "not measured" without one."""
+    from montmul.flows.sim import pke_sim
+
+    def store(name, fmax, **params):
+        p = {"NumPe": 66, "WordWidth": 17, "DspRegs": 3, "Chunks": 1, "QuotDelay": 3, "MaxWords": 65,
+             "ProgWords": 512, **params}
+        (tmp_path / f"ws_pke_{name}.json").write_text(json.dumps({
+            "design": "mm_pke", "variant": "base", "params": p, "seed": int(name[-1]), "fmax_mhz": fmax,
+            "luts": 20_000 + int(fmax), "ff": 30_000, "dsp": 134, "ebr": 24, "rtl": {},
+            "device_utilization": {"luts": 0.3, "ff": 0.4, "dsp": 0.86, "bram": 0.12}}))
+
+    store("c1_seed1", 90.0)
+    store("c1_seed2", 100.0)
+    store("c1_seed3", 96.0)
+    store("other_seed4", 150.0, NumPe=70)  # other builds: not used
+    store("other_seed5", 160.0, ProgWords=1024)
+    monkeypatch.setattr(bench, "PROXY_STORE", tmp_path)
+    row = bench.sign_row("ws", {}, 2048, True, "model", 1)
+    assert (row["engine"], row["width"], row["cycles"]) == ("pke", 1024, 193_298)
+    rows = [row, bench.sign_row("ws", {}, 4096, True, "model", 1)]
+    missing, no_fmax = bench.add_ecp5(rows, False, {})
+    r2048, r4096 = rows
+    assert r2048["fmax_mhz"] == 96.0 and (r2048["luts"], r2048["bram"], r2048["fits"]) == (20_096, 24, True)
+    assert r2048["ms"] == pytest.approx(193_298 / 96e3) and r2048["sig_per_s"] == pytest.approx(1e3 / r2048["ms"])
+    assert "seeds 1, 2, 3" in r2048["fmax_note"]
+    assert r4096["ms"] is None and "--chunks 2" in r4096["fmax_note"] and missing == ["ws at 2048 bits"]
+    assert bench.pke_build(4096).d == 2 and pke_sim.hdl_params(bench.pke_build(3072))["MaxWords"] == 131
+    page = bench.markdown({"command": "x", "sim": "model", "samples": 1, "ecp5_options": {}, "rows": rows,
+                           "software": [], "device": bench.device()})
+    line = next(x for x in page.splitlines() if x.startswith("| `ws`"))
+    assert "`mm_pke`" in line and "| 24 |" in line and f"| {1e3 / r2048['ms']:,.0f} |" in line
+    assert "RSA-4096: ws (mm_pke)" in page

@@ -184,9 +184,13 @@ def test_save_key_is_private_and_force_replaces(capsys, keys, tmp_path):
 
 
 def test_rsa_safe_defaults(capsys, keys):
-    """Private-key operations default to the constant-time core with the
-    ladder; --allow-timing-leak runs an unsafe choice and says why."""
+    """Private-key operations default to the constant-time public-key
+    engine mm_pke (core ws, CRT), or with --ladder to the constant-time core
+    with the ladder; --allow-timing-leak runs an unsafe choice and says why."""
     assert cli.main(["rsa", "--key", str(keys / "k.pem"), "--json", "sign", "--message", "x"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert (d["core"], d["engine"], d["ladder"]) == ("ws", "mm_pke", None) and "note" not in d
+    assert cli.main(["rsa", "--key", str(keys / "k.pem"), "--ladder", "--json", "sign", "--message", "x"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["core"] == "scs_new_ct" and d["ladder"] is True and "note" not in d
     assert cli.main(["rsa", "--key", str(keys / "k.pem"), "--json", "verify", "--message", "x",

@@ -451,3 +451,79 @@ def test_docs_example_runs():
     page = (Path(__file__).resolve().parents[1] / "docs" / "pke.md").read_text()
     block = page.split("```python\n", 1)[1].split("```", 1)[0]
     exec(compile(block, "docs/pke.md", "exec"), {})
+
+
+def test_sv_package_is_generated_from_the_model():
+    """rtl/ws/mm_pke_pkg.sv (the opcodes, flag bits and fields mm_pke_seq and
+    mm_pke_alu use) is the generator's output: regenerate it with
+    `python -m montmul.models.pke --sv-package > rtl/ws/mm_pke_pkg.sv`."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "rtl" / "ws" / "mm_pke_pkg.sv").read_text()
+    assert text == pke.sv_package()
+    for op in pke.Op:  # every opcode and field, with the model's value
+        assert f"Op{op.name.capitalize()} " in text and f"= 5'd{int(op)};" in text
+    lsb = pke.INSTR_BITS
+    for name, bits in pke.FIELDS:
+        lsb -= bits
+        assert f"Fld{name.capitalize()}Lsb" in text and f"= {lsb};" in text
+
+
+def test_sv_modules_read_the_package():
+    """mm_pke_seq and mm_pke_alu take their opcodes and flags from mm_pke_pkg,
+    no literal opcode of their own."""
+    import re
+    from pathlib import Path
+
+    rtl = Path(__file__).resolve().parents[1] / "rtl" / "ws"
+    for f in ("mm_pke_seq.sv", "mm_pke_alu.sv"):
+        text = (rtl / f).read_text()
+        assert "mm_pke_pkg::OpAdd" in text
+        assert not re.search(r"\bOp[A-Z][a-z]+\s*=\s*5'd", text), f
+        assert not re.search(r"instr_i\[\d+:\d+\]", text), f
+
+
+def test_mod_alu_dual_add_sub():
+    """ADD/SUB.DUAL + SEL (mod_alu builds) give (a ± b) mod N as the three-op
+    fragments do, in fewer cycles; rejected on builds without it."""
+    import random
+
+    b = pke.Build(64, pes=12, w=17, mod_alu=True)
+    n = (1 << 63) + 25
+    k = ws.precompute(n, 17, b.d, 64)
+    m = b.m
+    G = pke.GROUP_WORDS
+    A, B, NM, T1, T2, D = 0, G, G + 40, 40, G + 80, 80
+    rng = random.Random(5)
+    for trial in range(20):
+        x, y = rng.randrange(n), rng.randrange(n)
+        if trial == 0:
+            x, y = n - 1, n - 1
+        for op in ("add", "sub"):
+            outs = {}
+            for dual in (False, True):
+                banks = [[0] * pke.MEM_WORDS for _ in range(2)]
+                for bank in banks:
+                    for addr, v in ((A, x), (B, y), (NM, n)):
+                        bank[addr: addr + m] = [(v >> (17 * i)) & 0x1FFFF for i in range(m)]
+                prog = [pke.Instr(pke.Op.MOV, pke.F_LDN, T1, NM, n=m)] if dual else []
+                frag = pke.mod_add if op == "add" else pke.mod_sub
+                prog += frag(D, A, B, NM, T1, T2, m, dual=dual) + [pke.Instr(pke.Op.HALT)]
+                r = pke.run(prog, banks, pke.Machine(b.array, [k, k], mod_alu=dual))
+                got = sum(banks[0][D + i] << (17 * i) for i in range(m))
+                outs[dual] = (got, r.cycles)
+            want = (x + y) % n if op == "add" else (x - y) % n
+            assert outs[False][0] == outs[True][0] == want
+            op_cyc = pke.Timing().stream(m) + pke.Timing().dispatch  # one stream op with its dispatch
+            assert outs[False][1] == 3 * op_cyc + 1 and outs[True][1] == op_cyc + 2 * op_cyc + 1  # + HALT; LDN
+    banks = [[0] * pke.MEM_WORDS for _ in range(2)]
+    with pytest.raises(ValueError, match="modular ALU"):
+        pke.run(pke.mod_add(D, A, B, NM, T1, T2, m, dual=True) + [pke.Instr(pke.Op.HALT)], banks,
+                pke.Machine(b.array, [k, k]))
+    with pytest.raises(ValueError, match="MOV.LDN first"):
+        pke.run(pke.mod_add(D, A, B, NM, T1, T2, m, dual=True) + [pke.Instr(pke.Op.HALT)], banks,
+                pke.Machine(b.array, [k, k], mod_alu=True))
+    with pytest.raises(ValueError, match="same EBR group"):
+        pke.run([pke.Instr(pke.Op.MOV, pke.F_LDN, T1, NM, n=m),
+                 pke.Instr(pke.Op.ADD, pke.F_DUAL, T1, A, B, T1 + m, n=m), pke.Instr(pke.Op.HALT)], banks,
+                pke.Machine(b.array, [k, k], mod_alu=True))

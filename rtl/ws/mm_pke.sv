@@ -31,10 +31,11 @@ module mm_pke #(
   parameter int QuotDelay = 4,    // quotient delay d: 2 .. 8 (mm_ws_array's rule)
   parameter int MaxWords  = 66,   // largest word count m: mm_ws_array's range
   parameter int ProgWords = 512,  // program words: 2 .. 4096, a power of two
+  parameter int ModAlu    = 0,    // the ALUs' modulus copy (MOV.LDN, ADD/SUB.DUAL): 0 or 1
   // derived, not to be set
-  localparam int AddrBits  = 13,
+  localparam int AddrBits  = mm_pke_pkg::PkeAddrBits,
   localparam int PcBits    = $clog2(ProgWords),
-  localparam int InstrBits = 72
+  localparam int InstrBits = mm_pke_pkg::PkeInstrBits
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -193,7 +194,8 @@ module mm_pke #(
   );
 
   for (genvar h = 0; h < 2; h++) begin : gen_half
-    mm_pke_alu #(.WordWidth(W), .AddrBits(AddrBits), .LenBits(10)) u_alu (
+    mm_pke_alu #(.WordWidth(W), .AddrBits(AddrBits), .LenBits(10), .ModAlu(ModAlu),
+                 .MaxWords(MaxWords)) u_alu (
       .clk_i      (clk_i),
       .rst_ni     (rst_ni),
       .cmd_valid_i(alu_valid[h]),

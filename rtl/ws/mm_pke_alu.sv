@@ -28,12 +28,23 @@
 // writes nothing.  The two operands read together must be in different
 // groups (the program's rule, checked by the model); the bank's ports are
 // otherwise free while an op runs.
+//
+// ModAlu = 1 (pke.Build.mod_alu): the ALU keeps a copy of a modulus N_A in
+// MaxWords words of LUT RAM.  MOV with the LDN flag (the flag bit REDC has
+// on MACR) also writes word i into N_A[i]; ADD/SUB with DUAL (the same bit)
+// also compute t2 = (a +/- b) -/+ N_A in a second carry chain behind the
+// first, written at the c field's address (the group other than dst's) in
+// the same cycle as dst's word, and F becomes t2's borrow/carry: a modular
+// add or subtract is DUAL then SEL, two passes instead of three.  Timing
+// unchanged.  ModAlu = 0: the flag bit is ignored on MOV/ADD/SUB (as before).
 `include "mm_macros.svh"
 
 module mm_pke_alu #(
   parameter int WordWidth = 17,  // w: 2 .. 18 (MULT18X18D)
   parameter int AddrBits  = 13,  // bank address bits, the top one the group: 2 .. 16
   parameter int LenBits   = 10,  // word-count field n: 1 .. 16
+  parameter int ModAlu    = 0,   // the modulus copy N_A (MOV.LDN, ADD/SUB.DUAL): 0 or 1
+  parameter int MaxWords  = 66,  // words of N_A (ModAlu): 1 .. 2^LenBits - 1
   // derived, not to be set
   localparam int GroupBits = AddrBits - 1,
   localparam int PhBits    = LenBits + 5
@@ -71,9 +82,24 @@ module mm_pke_alu #(
     `MM_FATAL("mm_pke_alu: LenBits must be in [1, 16]")
   end
 
+  if (ModAlu < 0 || ModAlu > 1) begin : gen_bad_mod
+    `MM_FATAL("mm_pke_alu: ModAlu must be 0 or 1")
+  end
+  if (ModAlu == 1 && (MaxWords < 1 || MaxWords >= (1 << LenBits))) begin : gen_bad_words
+    `MM_FATAL("mm_pke_alu: MaxWords must be in [1, 2^LenBits - 1]")
+  end
+
+  // cmd_redc_i carries the flag bit that is REDC on MACR, LDN on MOV, DUAL on ADD/SUB
+  if (mm_pke_pkg::FLdn != mm_pke_pkg::FRedc
+      || mm_pke_pkg::FDual != mm_pke_pkg::FRedc) begin : gen_bad_flags
+    `MM_FATAL("mm_pke_alu: LDN and DUAL must share REDC's flag bit (mm_pke_pkg)")
+  end
+
   localparam int W = WordWidth;
-  localparam logic [4:0] OpMov = 5'd6, OpClr = 5'd7, OpAdd = 5'd8, OpSub = 5'd9, OpSel = 5'd10,
-                         OpMacr = 5'd11;
+  // The opcodes: mm_pke_pkg, generated from montmul.models.pke.
+  localparam logic [4:0] OpMov = mm_pke_pkg::OpMov, OpClr = mm_pke_pkg::OpClr,
+                         OpAdd = mm_pke_pkg::OpAdd, OpSub = mm_pke_pkg::OpSub,
+                         OpSel = mm_pke_pkg::OpSel, OpMacr = mm_pke_pkg::OpMacr;
   localparam int Stages = 5;  // tag pipeline: data at stage 2 (mem), product at stage 5 (mem + mac)
 
   typedef enum logic [2:0] {
@@ -108,6 +134,14 @@ module mm_pke_alu #(
   logic                  wv_q, wv_d, wlast_q, wlast_d;
   logic [AddrBits-1:0]   waddr_q, waddr_d;
   logic [W-1:0]          wdata_q, wdata_d;
+  // ModAlu: the second chain's write (t2 at c) and its carry/borrow
+  logic                  dual, ldn;
+  logic [W-1:0]          nword;           // N_A's word of the stage-2 word
+  logic [W:0]            sum2_w;
+  logic                  w2v_q, w2v_d;
+  logic [AddrBits-1:0]   w2addr_q, w2addr_d;
+  logic [W-1:0]          w2data_q, w2data_d;
+  logic                  carry2_q, carry2_d;
 
   // Reads issued this cycle (full addresses; the top bit picks the group).
   logic                  rqa_en, rqb_en;
@@ -197,6 +231,31 @@ module mm_pke_alu #(
     end
   end
 
+  // ModAlu: N_A in LUT RAM, written at MOV.LDN's write stage, read at stage 2.
+  assign dual = (ModAlu == 1) && redc_q && (op_q == OpAdd || op_q == OpSub);
+  assign ldn  = (ModAlu == 1) && redc_q && (op_q == OpMov);
+  if (ModAlu == 1) begin : gen_nram
+    localparam int NIdx = (MaxWords > 1) ? $clog2(MaxWords) : 1;
+    logic [W-1:0] nram_q [1 << NIdx];
+    logic [AddrBits-1:0] ridx, widx;  // word index within the op (< n <= MaxWords)
+    logic unused_idx;
+    assign ridx  = tag2.addr - dst_q;
+    assign widx  = waddr_q - dst_q;
+    assign unused_idx = ^{ridx[AddrBits-1:NIdx], widx[AddrBits-1:NIdx]};
+    assign nword = nram_q[ridx[NIdx-1:0]];
+    always_ff @(posedge clk_i) begin
+      if (ldn && wv_q) begin
+        nram_q[widx[NIdx-1:0]] <= wdata_q;
+      end
+    end
+  end else begin : gen_no_nram
+    logic unused_ldn;
+    assign unused_ldn = ldn;
+    assign nword = '0;
+  end
+  assign sum2_w = (op_q == OpAdd) ? {1'b0, sum_w[W-1:0]} - {1'b0, nword} - (W + 1)'(carry2_q)
+                                  : {1'b0, sum_w[W-1:0]} + {1'b0, nword} + (W + 1)'(carry2_q);
+
   // Writes: the write stage, CLR's direct writes, MACR's top word.
   assign clr_wr = (state_q == StClr);
   assign top_wr = (state_q == StTop);
@@ -217,6 +276,12 @@ module mm_pke_alu #(
       wr_en_o[g]   = wen && (waddr[AddrBits-1] == 1'(g));
       wr_addr_o[g] = waddr[GroupBits-1:0];
       wr_data_o[g] = wdata;
+      // DUAL's t2 (its group is the other one: the program's rule)
+      if (w2v_q && !wr_en_o[g] && (w2addr_q[AddrBits-1] == 1'(g))) begin
+        wr_en_o[g]   = 1'b1;
+        wr_addr_o[g] = w2addr_q[GroupBits-1:0];
+        wr_data_o[g] = w2data_q;
+      end
     end
   end
 
@@ -250,6 +315,10 @@ module mm_pke_alu #(
     wlast_d = 1'b0;
     waddr_d = waddr_q;
     wdata_d = wdata_q;
+    w2v_d    = 1'b0;
+    w2addr_d = w2addr_q;
+    w2data_d = w2data_q;
+    carry2_d = carry2_q;
     tag_d   = {tag_q[Stages-1:1], tag_new};
     done_o  = 1'b0;
 
@@ -262,6 +331,15 @@ module mm_pke_alu #(
       carry_d = W'(sum_w[W]);  // ADD: carry; SUB: borrow (the sign bit)
       if (tag2.last && (op_q == OpAdd || op_q == OpSub)) begin
         flag_d = sum_w[W];
+      end
+      if (dual) begin
+        w2v_d    = 1'b1;
+        w2addr_d = tag2.addr - dst_q + rows_q;
+        w2data_d = sum2_w[W-1:0];
+        carry2_d = sum2_w[W];
+        if (tag2.last) begin
+          flag_d = sum2_w[W];
+        end
       end
     end
     // Stage 5: MACR's quotient and words.
@@ -295,6 +373,7 @@ module mm_pke_alu #(
           ph_d    = '0;
           tag_d   = '0;  // a stream op's tags pass stages 3 .. 5 unused: drop them
           carry_d = '0;
+          carry2_d = 1'b0;
           ov_d    = 1'b0;
           if (cmd_n_i == '0) begin
             state_d = StNop;
@@ -375,6 +454,10 @@ module mm_pke_alu #(
       wlast_q <= 1'b0;
       waddr_q <= '0;
       wdata_q <= '0;
+      w2v_q    <= 1'b0;
+      w2addr_q <= '0;
+      w2data_q <= '0;
+      carry2_q <= 1'b0;
     end else begin
       state_q <= state_d;
       op_q    <= op_d;
@@ -398,6 +481,10 @@ module mm_pke_alu #(
       wlast_q <= wlast_d;
       waddr_q <= waddr_d;
       wdata_q <= wdata_d;
+      w2v_q    <= w2v_d;
+      w2addr_q <= w2addr_d;
+      w2data_q <= w2data_d;
+      carry2_q <= carry2_d;
     end
   end
 

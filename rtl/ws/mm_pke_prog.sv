@@ -44,12 +44,16 @@ module mm_pke_prog #(
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      raddr_q <= '0;
-    end else begin
-      raddr_q <= raddr_i;
-    end
+  // the reset is not used: every register here is the block RAM's
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic rst_unused;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign rst_unused = rst_ni;
+
+  // the EBR's address register: no reset (a reset keeps Yosys from
+  // merging it into the block RAM, which then becomes LUT RAM)
+  always_ff @(posedge clk_i) begin
+    raddr_q <= raddr_i;
   end
 
   assign rdata_o = mem_q[raddr_q];

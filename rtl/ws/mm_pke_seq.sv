@@ -39,10 +39,10 @@ module mm_pke_seq #(
   parameter int PcBits    = 9,    // program address bits: 1 .. 12
   parameter int MaxWords  = 66,   // the array's largest word count m: 3 .. 1023
   // derived, not to be set
-  localparam int AddrBits  = 13,  // bank address (the instruction format's fields)
+  localparam int AddrBits  = mm_pke_pkg::PkeAddrBits,  // bank address (the format's fields)
   localparam int GroupBits = AddrBits - 1,
   localparam int MWidth    = $clog2(MaxWords + 1),
-  localparam int InstrBits = 72
+  localparam int InstrBits = mm_pke_pkg::PkeInstrBits
 ) (
   input  logic                      clk_i,
   input  logic                      rst_ni,
@@ -110,11 +110,17 @@ module mm_pke_seq #(
     `MM_FATAL("mm_pke_seq: MaxWords must be in [3, 1023]")
   end
 
-  localparam logic [4:0] OpHalt = 5'd0, OpJob = 5'd1, OpProd = 5'd2, OpRep = 5'd3, OpEnd = 5'd4,
-                         OpSetx = 5'd5, OpMov = 5'd6, OpAdd = 5'd8, OpSub = 5'd9,
-                         OpSel = 5'd10, OpMacr = 5'd11;
+  // The instruction format: mm_pke_pkg, generated from montmul.models.pke.
+  localparam logic [4:0] OpHalt = mm_pke_pkg::OpHalt, OpJob = mm_pke_pkg::OpJob,
+                         OpProd = mm_pke_pkg::OpProd, OpRep = mm_pke_pkg::OpRep,
+                         OpEnd = mm_pke_pkg::OpEnd, OpSetx = mm_pke_pkg::OpSetx,
+                         OpMov = mm_pke_pkg::OpMov, OpAdd = mm_pke_pkg::OpAdd,
+                         OpSub = mm_pke_pkg::OpSub, OpSel = mm_pke_pkg::OpSel,
+                         OpMacr = mm_pke_pkg::OpMacr;
   // flags
-  localparam int FH0 = 0, FXA = 1, FLoad = 2, FAtab = 3, FBsq = 2, FBtab = 3, FStore = 4, FRedc = 2;
+  localparam int FH0 = mm_pke_pkg::FH0, FXA = mm_pke_pkg::FXA, FLoad = mm_pke_pkg::FLoad,
+                 FAtab = mm_pke_pkg::FAtab, FBsq = mm_pke_pkg::FBsq, FBtab = mm_pke_pkg::FBtab,
+                 FStore = mm_pke_pkg::FStore, FRedc = mm_pke_pkg::FRedc;
   // error codes (err_code_o)
   localparam logic [3:0] ErrOpcode = 4'd1,   // unknown opcode
                          ErrProd   = 4'd2,   // PROD outside a JOB, or another op inside one
@@ -143,13 +149,13 @@ module mm_pke_seq #(
   logic [4:0]          f_op, f_flags;
   logic [AddrBits-1:0] f_dst, f_a, f_b, f_c;
   logic [9:0]          f_n;
-  assign f_op    = instr_i[71:67];
-  assign f_flags = instr_i[66:62];
-  assign f_dst   = instr_i[61:49];
-  assign f_a     = instr_i[48:36];
-  assign f_b     = instr_i[35:23];
-  assign f_c     = instr_i[22:10];
-  assign f_n     = instr_i[9:0];
+  assign f_op    = instr_i[mm_pke_pkg::FldOpLsb +: 5];
+  assign f_flags = instr_i[mm_pke_pkg::FldFlagsLsb +: 5];
+  assign f_dst   = instr_i[mm_pke_pkg::FldDstLsb +: AddrBits];
+  assign f_a     = instr_i[mm_pke_pkg::FldALsb +: AddrBits];
+  assign f_b     = instr_i[mm_pke_pkg::FldBLsb +: AddrBits];
+  assign f_c     = instr_i[mm_pke_pkg::FldCLsb +: AddrBits];
+  assign f_n     = instr_i[mm_pke_pkg::FldNLsb +: 10];
 
   state_e               st_q, st_d;
   logic [PcBits-1:0]    pc_q, pc_d;

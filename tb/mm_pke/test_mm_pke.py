@@ -21,7 +21,19 @@ checks
 
 Builds: one lap of the ring (c = 1) and two (c = 2) at ℓ = 64 on Icarus in
 ``make test`` (one message and a signature each); on Verilator, and ℓ = 128,
-with three messages, under the ``full`` mark (``make test-full``).
+with three messages, under the ``full`` mark (``make test-full``).  The
+modular ALU (``ModAlu`` = 1, ``pke.Build.mod_alu``): the RSA tests on its
+ℓ = 64 build (the RSA program does not use it; the engine must run it the same).
+
+ECC (``montmul.apps.ecc.engine``'s programs, ``MONTMUL_PKE_ECC`` names the
+curve): the same checks (cycles, dispatches, products, every word of every
+region against ``pke.run``) for every scalar multiplication, whose point
+comes from the RTL's banks: on a 16-bit prime-order curve k·P (and, under
+``full``, more scalars and k0·G + k1·Q) against the affine reference (Icarus
+with ModAlu 1 in ``make test``; ModAlu 0, two laps and Verilator under
+``full``); P-256 and P-384 ECDSA sign, verify and ECDH through the RTL on
+Verilator, byte-identical to ``cryptography``, under ``full`` (P-256 with
+both ModAlu settings; minutes each).
 """
 from __future__ import annotations
 
@@ -31,29 +43,50 @@ import random
 
 import pytest
 
-#: (bits ℓ, P, w, simulators, full)
+#: (bits ℓ, P, w, simulators, full, ModAlu, ECC curve or None)
 CASES = [
-    (64, 12, 17, ("icarus",), False),  # c = 1, d = 4, m = 9
-    (64, 6, 16, ("icarus",), False),  # c = 2, d = 2, m = 8
+    (64, 12, 17, ("icarus",), False, 0, None),  # c = 1, d = 4, m = 9
+    (64, 6, 16, ("icarus",), False, 0, None),  # c = 2, d = 2, m = 8
+    (64, 12, 17, ("icarus",), False, 1, None),  # the modular ALU: RSA unchanged
     # Verilator: its C++ build alone takes about a minute (make test-full)
-    (64, 12, 17, ("verilator",), True),
-    (64, 6, 16, ("verilator",), True),
-    (128, 10, 17, ("icarus", "verilator"), True),  # c = 2, larger m
+    (64, 12, 17, ("verilator",), True, 0, None),
+    (64, 6, 16, ("verilator",), True, 0, None),
+    (64, 12, 17, ("verilator",), True, 1, None),
+    (128, 10, 17, ("icarus", "verilator"), True, 0, None),  # c = 2, larger m
+    # ECC: a 16-bit curve (c = 1, d = 4, m = 7; P = 6: c = 2), P-256 (P = 22: c = 1, m = 21), P-384
+    # (Icarus: about 2 minutes a k·P of the small curve; Verilator: a C++ build of a few minutes)
+    (16, 8, 17, ("icarus",), False, 1, "small"),
+    (16, 8, 17, ("icarus",), True, 0, "small"),
+    (16, 6, 16, ("icarus",), True, 1, "small"),
+    (16, 8, 17, ("verilator",), True, 0, "small"),
+    (256, 22, 17, ("verilator",), True, 1, "secp256r1"),
+    (256, 22, 17, ("verilator",), True, 0, "secp256r1"),
+    (384, 34, 17, ("verilator",), True, 1, "secp384r1"),
 ]
 TOP = "mm_pke"
-SOURCES = ["ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv", "ws/mm_ws_ring.sv", "ws/mm_ws_array.sv", "ws/mm_pke_bank.sv",
+SOURCES = ["ws/mm_pke_pkg.sv", "ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv", "ws/mm_ws_ring.sv", "ws/mm_ws_array.sv",
+           "ws/mm_pke_bank.sv",
            "ws/mm_pke_alu.sv", "ws/mm_pke_prog.sv", "ws/mm_pke_seq.sv", f"ws/{TOP}.sv"]
 PROG_WORDS = 64
+PROG_WORDS_ECC = 4096  # the ECC programs unroll the table's additions (about 2,200 words with the combine)
 
 
-def hdl_params(bits: int, pes: int, w: int) -> dict[str, int]:
+def small_curve():
+    """A 16-bit prime-order curve (a = p - 3) for exact ECC runs on a small build."""
+    from montmul.apps.ecc.curves import custom
+
+    return custom(40087, 40084, 29458, 3, 3608, 40241, name="small-m3")
+
+
+def hdl_params(bits: int, pes: int, w: int, mod_alu: int = 0, ecc: str | None = None) -> dict[str, int]:
     """mm_pke's parameters for pke.Build(bits, pes=pes, w=w) (L = 6: DspRegs 3, LoopRegs 0)."""
     from montmul.models import pke, ws
 
     b = pke.Build(bits, pes=pes, w=w)
     k = ws.precompute(3, w, b.d, bits)
     return {"NumPe": pes, "WordWidth": w, "DspRegs": 3, "LoopRegs": b.latency - 6, "Chunks": b.array.chunks(k),
-            "QuotDelay": b.d, "MaxWords": b.m, "ProgWords": PROG_WORDS, "Bits": bits}
+            "QuotDelay": b.d, "MaxWords": b.m, "ProgWords": PROG_WORDS_ECC if ecc else PROG_WORDS,
+            "ModAlu": mod_alu, "Bits": bits}
 
 
 if os.environ.get("MONTMUL_IN_SIM"):
@@ -66,8 +99,11 @@ if os.environ.get("MONTMUL_IN_SIM"):
 
     P = json.loads(os.environ["WS_PARAMS"])
     BITS, W = int(os.environ["MONTMUL_PKE_BITS"]), P["WordWidth"]
-    BUILD = pke.Build(BITS, pes=P["NumPe"], w=W)
+    MOD_ALU = bool(P["ModAlu"])
+    ECC = os.environ.get("MONTMUL_PKE_ECC", "")
+    BUILD = pke.Build(BITS, pes=P["NumPe"], w=W, mod_alu=MOD_ALU)
     LAY = pke.layout(BUILD)
+    PROG = P["ProgWords"]
 
     async def start(dut):
         cocotb.start_soon(Clock(dut.clk_i, 10, unit="ns").start())
@@ -81,7 +117,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         await FallingEdge(dut.clk_i)
 
     async def load_program(dut, words: list[int]):
-        assert len(words) <= PROG_WORDS
+        assert len(words) <= PROG
         for i, x in enumerate(words):
             dut.prog_we_i.value = 1
             dut.prog_addr_i.value = i
@@ -90,12 +126,12 @@ if os.environ.get("MONTMUL_IN_SIM"):
         dut.prog_we_i.value = 0
         await FallingEdge(dut.clk_i)
 
-    def region_addrs() -> list[int]:
-        return sorted(a for addr, size in LAY.values() for a in range(addr, addr + size))
+    def region_addrs(lay=None) -> list[int]:
+        return sorted({a for addr, size in (lay or LAY).values() for a in range(addr, addr + size)})
 
-    async def load_banks(dut, banks):
+    async def load_banks(dut, banks, lay=None):
         for h in (0, 1):
-            for a in region_addrs():
+            for a in region_addrs(lay):
                 dut.host_we_i.value = 1
                 dut.host_half_i.value = h
                 dut.host_addr_i.value = a
@@ -103,10 +139,10 @@ if os.environ.get("MONTMUL_IN_SIM"):
                 await FallingEdge(dut.clk_i)
         dut.host_we_i.value = 0
 
-    async def read_banks(dut) -> list[dict[int, int]]:
+    async def read_banks(dut, lay=None) -> list[dict[int, int]]:
         out = [{}, {}]
         for h in (0, 1):
-            addrs = region_addrs()
+            addrs = region_addrs(lay)
             for idx, a in enumerate(addrs + [None, None]):
                 if idx >= 2:
                     out[h][addrs[idx - 2]] = int(dut.host_rdata_o.value)
@@ -135,38 +171,143 @@ if os.environ.get("MONTMUL_IN_SIM"):
             await FallingEdge(dut.clk_i)
         raise AssertionError(f"no done_o within {limit} cycles")
 
+    async def run_engine_fast(dut, limit: int):
+        """Start the engine and wait for done_o without sampling every cycle
+        (the long ECC runs): return (cycles start->done, err)."""
+        from cocotb.simtime import get_sim_time
+        from cocotb.triggers import First, Timer
+
+        dut.start_i.value = 1
+        await FallingEdge(dut.clk_i)  # cycle S ends
+        dut.start_i.value = 0
+        t0 = get_sim_time("ns")
+        while True:  # done_o is combinational: a rising edge may be a glitch between clock edges
+            await First(RisingEdge(dut.done_o), Timer(10 * limit, "ns"))
+            await FallingEdge(dut.clk_i)
+            cycles = round((get_sim_time("ns") - t0) / 10) + 1  # as run_engine counts
+            if int(dut.done_o.value):
+                break
+            assert cycles < limit, f"no done_o within {limit} cycles"
+        await FallingEdge(dut.clk_i)
+        assert not int(dut.busy_o.value)
+        return cycles, (int(dut.err_o.value), int(dut.err_code_o.value))
+
     def random_prime(bits: int, rng: random.Random) -> int:
         while True:
             p = int(gmpy2.next_prime(rng.randrange(1 << (bits - 1), 1 << bits)))
             if p.bit_length() == bits:
                 return p
 
+    async def check_run(dut, prog, banks, mach, lay=None, trace=True):
+        """Run ``prog`` on the engine from ``banks`` and on pke.run: cycles,
+        the dispatch and product cycles (``trace``), every region word;
+        returns the RTL's region words and the model's result."""
+        model_banks = [bank[:] for bank in banks]
+        res = pke.run(prog, model_banks, mach)
+        await load_program(dut, pke.encode(prog))
+        await load_banks(dut, banks, lay)
+        if trace:
+            cycles, disp, prods, err = await run_engine(dut, res.cycles + 100)
+        else:
+            cycles, err = await run_engine_fast(dut, res.cycles + 100)
+        assert err == (0, 0), f"engine error code {err[1]}"
+        assert cycles == res.cycles, f"start to done {cycles} cycles, pke.run {res.cycles}"
+        if not trace:
+            disp, prods = [], []
+            res_trace = []
+        else:
+            res_trace = res.trace
+        want_disp = [(issue, pc) for pc, text, issue, _ in res_trace if not text.startswith("PROD")]
+        want_prods = [issue + 1 for _, text, issue, _ in res_trace if text.startswith("PROD")]
+        assert disp == want_disp, f"dispatches (cycle, pc) differ: RTL {disp[:12]}..., model {want_disp[:12]}..."
+        assert prods == want_prods, f"products' first B requests differ: RTL {prods[:8]}, model {want_prods[:8]}"
+        got = await read_banks(dut, lay)
+        for h in (0, 1):
+            bad = [(a, got[h][a], model_banks[h][a]) for a in region_addrs(lay) if got[h][a] != model_banks[h][a]]
+            assert not bad, f"bank {h}: words (address, RTL, model) differ: {bad[:8]}"
+        return got, res
+
     async def check_crt(dut, p, q, dp, dq, c):
-        """One RSA-CRT operation on the engine against pke.run: cycles, the
-        dispatch and product cycles, every region word; returns the result."""
+        """One RSA-CRT operation on the engine against pke.run; returns the result."""
         if q > p:
             p, q, dp, dq = q, p, dq, dp
         banks, ks = pke.host_images(BUILD, p, q, dp, dq, c)
         prog = pke.rsa_crt_program(BUILD)
-        model_banks = [bank[:] for bank in banks]
-        res = pke.run(prog, model_banks, pke.Machine(BUILD.array, ks))
-        await load_program(dut, pke.encode(prog))
-        await load_banks(dut, banks)
-        cycles, disp, prods, err = await run_engine(dut, res.cycles + 100)
-        assert err == (0, 0), f"engine error code {err[1]}"
-        assert cycles == res.cycles, f"start to done {cycles} cycles, pke.run {res.cycles}"
-        want_disp = [(issue, pc) for pc, text, issue, _ in res.trace if not text.startswith("PROD")]
-        want_prods = [issue + 1 for _, text, issue, _ in res.trace if text.startswith("PROD")]
-        assert disp == want_disp, f"dispatches (cycle, pc) differ: RTL {disp[:12]}..., model {want_disp[:12]}..."
-        assert prods == want_prods, f"products' first B requests differ: RTL {prods[:8]}, model {want_prods[:8]}"
-        got = await read_banks(dut)
-        for h in (0, 1):
-            bad = [(a, got[h][a], model_banks[h][a]) for a in region_addrs() if got[h][a] != model_banks[h][a]]
-            assert not bad, f"bank {h}: words (address, RTL, model) differ: {bad[:8]}"
+        got, _ = await check_run(dut, prog, banks, pke.Machine(BUILD.array, ks, mod_alu=MOD_ALU))
         addr, size = LAY["MQ"]
         return sum(got[0][addr + i] << (W * i) for i in range(size))
 
-    @cocotb.test()
+    async def ecc_on_rtl(dut, ep, points, scalars):
+        """engine's runner: the ECC program on the RTL (checked against pke.run);
+        the point read from the RTL's bank 0."""
+        from montmul.apps.ecc import engine as E
+
+        banks, ks = E.images(ep, points, scalars)
+        got, res = await check_run(dut, ep.program, banks, ep.build.machine(ks), ep.regions, trace=False)
+        rd = lambda name: sum(got[0][ep.regions[name][0] + i] << (W * i) for i in range(ep.build.pb.m))  # noqa: E731
+        x, y = rd("XOUT"), rd("YOUT")
+        dut._log.info(f"ECC on the RTL: {res.cycles} cycles")
+        return E.Run(None if (x, y) == (0, 0) else (x, y), res.cycles, res.parts, res.products, res.trace)
+
+    def ecc_args(dut) -> dict:
+        from cocotb.task import resume
+
+        return {"runner": resume(lambda ep, pts, ks: ecc_on_rtl(dut, ep, pts, ks)), "pes": P["NumPe"], "w": W,
+                "mod_alu": MOD_ALU}
+
+    @cocotb.test(skip=ECC != "small")
+    async def test_ecc_small(dut):
+        """k·P and k0·G + k1·Q on a 16-bit curve through the RTL against the affine reference."""
+        from cocotb.task import bridge
+
+        from montmul.apps.ecc import engine as E
+        from montmul.apps.ecc.curves import affine_add_public, affine_mul_public
+
+        await start(dut)
+        c = small_curve()
+        G = (c.gx, c.gy)
+        Q = affine_mul_public(c, 777, G)
+        arr = ecc_args(dut)
+        quick = bool(os.environ.get("MONTMUL_PKE_QUICK"))
+        for k in (c.n - 1,) if quick else (1, 12345, c.n - 1, c.n):
+            r = await bridge(E.run_scalar_mult)(c, k, Q, **arr)
+            assert r.point == affine_mul_public(c, k, Q), k
+        if quick:
+            return
+        k0, k1 = 1000, c.n - 1000
+        want = affine_add_public(c, affine_mul_public(c, k0, G), affine_mul_public(c, k1, Q))
+        r = await bridge(E.run_double)(c, k0, G, k1, Q, c.n.bit_length(), **arr)
+        assert r.point == want
+
+    @cocotb.test(skip=ECC in ("", "small"))
+    async def test_ecc_protocols(dut):
+        """ECDSA sign and verify and ECDH through the RTL, byte-identical to cryptography."""
+        from cocotb.task import bridge
+        from cryptography.hazmat.primitives import hashes, serialization
+        from cryptography.hazmat.primitives.asymmetric import ec
+
+        from montmul.apps.ecc import engine as E
+        from montmul.apps.ecc.curves import get
+
+        await start(dut)
+        c = get(ECC)
+        ecurve, hname, halg = {"secp256r1": (ec.SECP256R1(), "sha256", hashes.SHA256()),
+                               "secp384r1": (ec.SECP384R1(), "sha384", hashes.SHA384())}[ECC]
+        key = ec.derive_private_key(0x1F2E3D4C5B6A79881726354453627181, ecurve)
+        d = key.private_numbers().private_value
+        msg = b"montmul on the engine's RTL"
+        arr = ecc_args(dut)
+        sig = await bridge(E.ecdsa_sign)(c, d, msg, hname, **arr)
+        assert sig == key.sign(msg, ec.ECDSA(halg, deterministic_signing=True))
+        spki = key.public_key().public_bytes(serialization.Encoding.DER,
+                                             serialization.PublicFormat.SubjectPublicKeyInfo)
+        assert await bridge(E.ecdsa_verify)(c, spki, msg, sig, hname, **arr) is True
+        peer = ec.derive_private_key(0x5A5A5A5A12345, ecurve)
+        peer_spki = peer.public_key().public_bytes(serialization.Encoding.DER,
+                                                   serialization.PublicFormat.SubjectPublicKeyInfo)
+        assert await bridge(E.ecdh)(c, d, peer_spki, **arr) == key.exchange(ec.ECDH(), peer.public_key())
+
+    @cocotb.test(skip=bool(ECC))
     async def test_rsa_crt(dut):
         """Random primes, exponents and messages, and the message extremes."""
         await start(dut)
@@ -181,7 +322,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
             m = await check_crt(dut, p, q, dp, dq, c)
             assert m % p == pow(c, dp, p) and m % q == pow(c, dq, q) and m < n
 
-    @cocotb.test()
+    @cocotb.test(skip=bool(ECC))
     async def test_signature(dut):
         """An RSA-CRT signature with a real key (e = 65537) equals pow(m, d, n) and verifies."""
         await start(dut)
@@ -196,7 +337,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         sig = await check_crt(dut, p, q, d % (p - 1), d % (q - 1), msg)
         assert sig == pow(msg, d, n) and pow(sig, e, n) == msg
 
-    @cocotb.test()
+    @cocotb.test(skip=bool(ECC))
     async def test_bad_programs(dut):
         """Each bad program ends with done_o and err_o with its code (reset between them)."""
         Op, I = pke.Op, pke.Instr
@@ -208,24 +349,26 @@ if os.environ.get("MONTMUL_IN_SIM"):
             ([I(Op.REP, n=0).encode(), I(Op.HALT).encode()], 3),
             ([I(Op.JOB, 0, 0, 0, 1, pke.GROUP_WORDS, BUILD.m).encode(), I(Op.HALT).encode()], 4),  # no LOAD
             ([I(Op.CLR, 0, 10, n=0).encode(), I(Op.HALT).encode()], 11),
-            ([I(Op.CLR, 0, 10, n=1).encode()] * PROG_WORDS, 9),  # no HALT: runs past the end
+            ([I(Op.CLR, 0, 10, n=1).encode()] * PROG, 9),  # no HALT: runs past the end
         ]
         for words, code in cases:
             await start(dut)
-            await load_program(dut, words + [0] * (PROG_WORDS - len(words)) if code != 9 else words)
-            cycles, _, _, err = await run_engine(dut, 10 * PROG_WORDS)
+            await load_program(dut, words + [0] * (PROG - len(words)) if code != 9 else words)
+            cycles, _, _, err = await run_engine(dut, 10 * PROG)
             assert err == (1, code), f"program {[hex(x) for x in words]}: error {err}, want (1, {code})"
 else:
     @pytest.mark.parametrize(
-        "sim,bits,pes,w,full",
-        [pytest.param(sim, bits, pes, w, full, marks=[pytest.mark.full] if full else [], id=f"{sim}-l{bits}-p{pes}-w{w}")
-         for bits, pes, w, sims, full in CASES for sim in sims])
-    def test_mm_pke(sim, bits, pes, w, full):
+        "sim,bits,pes,w,full,mod_alu,ecc",
+        [pytest.param(sim, bits, pes, w, full, mod_alu, ecc, marks=[pytest.mark.full] if full else [],
+                      id=f"{sim}-l{bits}-p{pes}-w{w}" + (f"-modalu" if mod_alu else "") + (f"-{ecc}" if ecc else ""))
+         for bits, pes, w, sims, full, mod_alu, ecc in CASES for sim in sims])
+    def test_mm_pke(sim, bits, pes, w, full, mod_alu, ecc):
         from bench_util import unit_bench
 
-        params = hdl_params(bits, pes, w)
+        params = hdl_params(bits, pes, w, mod_alu, ecc)
         hdl = {k: v for k, v in params.items() if k != "Bits"}
         os.environ["MONTMUL_PKE_BITS"] = str(bits)
+        os.environ["MONTMUL_PKE_ECC"] = ecc or ""
         # make test: the largest message only (the signature test runs a random one)
         os.environ["MONTMUL_PKE_QUICK"] = "" if full else "1"
-        unit_bench(__file__, TOP, SOURCES, hdl, sim, opt=False)
+        unit_bench(__file__, TOP, SOURCES, hdl, sim, opt=bool(ecc) and sim == "verilator")

@@ -31,7 +31,7 @@ BITS, W = 256, 17
 #: id -> (P, d): d None = the model's least legal (qlat = 0); d = 3 at c = 1 is the bypass (2cd = L)
 BUILDS = {"c2": (10, None), "c1-bypass": (22, 3)}
 TOP = "mm_pke_axil"
-SOURCES = ["bus/mm_pke_regs_pkg.sv", "bus/mm_pke_regs.sv",
+SOURCES = ["bus/mm_pke_regs_pkg.sv", "bus/mm_pke_regs.sv", "ws/mm_pke_pkg.sv",
            "ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv", "ws/mm_ws_ring.sv", "ws/mm_ws_array.sv", "ws/mm_pke_bank.sv",
            "ws/mm_pke_alu.sv", "ws/mm_pke_prog.sv", "ws/mm_pke_seq.sv", "ws/mm_pke.sv", f"bus/{TOP}.sv"]
 PROG_WORDS = 64

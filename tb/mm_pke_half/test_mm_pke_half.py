@@ -22,7 +22,7 @@ import random
 #: (simulator, WordWidth)
 CASES = [("icarus", 8), ("icarus", 17), ("verilator", 17)]
 TOP = "mm_pke_half"
-SOURCES = ["ws/mm_ws_mul.sv", "ws/mm_pke_bank.sv", "ws/mm_pke_alu.sv", f"ws/{TOP}.sv"]
+SOURCES = ["ws/mm_pke_pkg.sv", "ws/mm_ws_mul.sv", "ws/mm_pke_bank.sv", "ws/mm_pke_alu.sv", f"ws/{TOP}.sv"]
 
 
 if os.environ.get("MONTMUL_IN_SIM"):

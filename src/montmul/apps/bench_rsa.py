@@ -25,7 +25,16 @@ the synthesis cache only; the bench starts no synthesis unless ``--synth``.
 The page shows the rows with a time and names the others in one line.  For
 each key size: the Pareto front (time against LUTs and DSPs) and the fastest
 configuration within each area budget.  ``--from-json FILE`` renders a
-stored run again with today's ECP5 figures, running no signature.
+stored run again with today's ECP5 figures, running no signature but those
+of the stored command's configurations the file has no row for (a core
+registered since), on the model.
+
+Core ``ws`` signs with the CRT on its CRT engine, the public-key engine
+``mm_pke`` (``docs/pke.md``; montmul.apps.rsa): its rows' figures are those
+``scripts/ws_proxy.py run --top pke`` stored in ``syn/proxy/`` for the
+build that runs the size (P = 66, w = 17; one lap of the ring, c = 1, up to
+RSA-2048, two laps for RSA-3072 and -4096), the median Fmax of the seeds
+stored (:func:`pke_ecp5`).
 
 ``make bench-rsa`` writes ``build/bench/rsa.md`` and ``build/bench/rsa.json``;
 ``make bench-rsa UPDATE=1`` refreshes the tracked ``bench/rsa.md`` and
@@ -131,8 +140,9 @@ def ecp5_result(core: str, params: dict[str, int], width: int, run_synth: bool =
     if res is None:
         return {**out, "note": f"not synthesized ({cmd})"}
     out["result"] = True
-    for k in ("luts", "ff", "dsp", "bram"):
+    for k in ("luts", "ff", "dsp"):
         out[k] = res.get(k)
+    out["bram"] = res.get("ebr", res.get("bram"))  # synthesis results count the EBR blocks as "ebr"
     status = res.get("status", "ok")
     out["fits"] = False if status == "does_not_fit" else (True if res.get("fmax_mhz") else None)
     if res.get("fmax_mhz") is None:
@@ -151,6 +161,66 @@ def ecp5_result(core: str, params: dict[str, int], width: int, run_synth: bool =
     out["fmax_mhz"] = float(res["fmax_mhz"])
     out["note"] = note
     return out
+
+
+#: Where scripts/ws_proxy.py stores its post-route results of the ws array
+#: and of the public-key engine mm_pke (``--top pke``).
+PROXY_STORE = resources.data_root() / "syn" / "proxy"
+
+
+def pke_build(bits: int):
+    """The mm_pke build that signs with RSA-``bits`` keys (halves of bits/2
+    bits; montmul.apps.rsa's default engine: P = 66, w = 17)."""
+    from montmul.flows.sim import pke_sim
+
+    return pke_sim.engine_build(bits // 2, pes=rsa.PKE_PES)
+
+
+def pke_ecp5(bits: int, store: Path | None = None) -> dict:
+    """The post-route ECP5 figures of the mm_pke build that runs RSA-``bits``
+    (:func:`pke_build`), from the results ``scripts/ws_proxy.py run --top pke``
+    stored in ``store`` (default :data:`PROXY_STORE`) for exactly its HDL
+    parameters: the median Fmax over the seeds stored, LUTs, FFs, DSPs and
+    EBR of the median run (the lower one of an even count); the same keys
+    as :func:`ecp5_result`, ``bram`` = EBR.  A stored result whose RTL
+    digests differ from today's files is used and named in the note."""
+    from montmul.flows.sim import pke_sim
+    from montmul.flows.synth import flows
+
+    out = {"fmax_mhz": None, "luts": None, "ff": None, "dsp": None, "bram": None, "fits": None, "note": "",
+           "result": False}
+    b = pke_build(bits)
+    hdl = pke_sim.hdl_params(b)
+    c = hdl["Chunks"]
+    cmd = (f"python scripts/ws_proxy.py run --top pke --pe {b.pes} --width {b.w}"
+           + (f" --chunks {c}" if c > 1 else "") + " --seed S")
+    want = {k: hdl[k] for k in ("NumPe", "WordWidth", "DspRegs", "Chunks", "QuotDelay", "MaxWords", "ProgWords")}
+    runs = []
+    for f in sorted(Path(store or PROXY_STORE).glob("ws_pke_*.json")):
+        try:
+            r = json.loads(f.read_text())
+        except (OSError, ValueError):
+            continue
+        p = r.get("params") or {}
+        if (r.get("design") != "mm_pke" or r.get("variant", "base") != "base"
+                or p.get("LoopRegs", 0) != hdl["LoopRegs"] or any(p.get(k) != v for k, v in want.items())):
+            continue
+        if r.get("fmax_mhz"):
+            runs.append(r)
+    if not runs:
+        return {**out, "note": f"not measured ({cmd})"}
+    runs.sort(key=lambda r: r["fmax_mhz"])
+    mid = runs[(len(runs) - 1) // 2]
+    stale = [r["seed"] for r in runs if any(flows.rtl_digest(resources.rtl_dir() / f) != d
+                                           for f, d in (r.get("rtl") or {}).items())]
+    util = mid.get("device_utilization") or {}
+    note = (f"syn/proxy, median of seed{'s' if len(runs) > 1 else ''} "
+            + ", ".join(str(r["seed"]) for r in sorted(runs, key=lambda r: r["seed"]))
+            + (f"; RTL changed since seed(s) {', '.join(map(str, stale))}" if stale else ""))
+    return {"fmax_mhz": float(statistics.median(r["fmax_mhz"] for r in runs)), "luts": mid.get("luts"),
+            "ff": mid.get("ff"), "dsp": mid.get("dsp"), "bram": mid.get("ebr"),
+            "fits": all(v <= 1 for v in util.values()) if util else True, "note": note, "result": True,
+            "fmax_seeds": [str(r["seed"]) for r in runs]}
 
 
 def config_name(core: str, params: dict[str, int]) -> str:
@@ -223,7 +293,7 @@ def sign_row(core: str, params: dict[str, int], bits: int, crt: bool, sim: str, 
         secs += r.seconds
     return {
         "core": core, "params": dict(params), "bits": bits, "crt": crt, "sim": sim, "samples": samples,
-        "engine": ("crt" if crt_engine else "modexp") if crt else "modexp",
+        "engine": ("pke" if hw.on_pke(crt) else "crt" if crt_engine else "modexp") if crt else "modexp",
         "width": bits // 2 if crt else bits,
         "cycles": statistics.fmean(one),
         "cycles_min": min(one), "cycles_max": max(one),
@@ -256,12 +326,17 @@ def rtl_digest(core: str, params: dict[str, int], crt: bool, crt_engine: bool) -
     the others' confirmations valid."""
     import hashlib
 
-    from montmul.flows.sim import crt_sim, modexp_sim
+    from montmul.flows.sim import crt_sim, modexp_sim, pke_sim
     from montmul.flows.synth import flows
 
-    unit = crt_sim.crt_engine(core, params or None) if (crt and crt_engine) else modexp_sim.engine(core, params or None)
+    if rsa.Hardware(core=core, crt_engine=crt_engine).on_pke(crt):  # the public-key engine mm_pke
+        files = [resources.rtl_dir() / f for f in pke_sim.SOURCES]
+    else:
+        unit = (crt_sim.crt_engine(core, params or None) if (crt and crt_engine)
+                else modexp_sim.engine(core, params or None))
+        files = flows.rtl_files(unit)
     h = hashlib.sha256()
-    for f in flows.rtl_files(unit):
+    for f in files:
         h.update(f.name.encode() + b"\0" + flows.rtl_digest(f).encode() + b"\0")
     return h.hexdigest()[:16]
 
@@ -402,6 +477,11 @@ def sign_all(tasks: list[tuple], sim: str, samples: int, cache_dir: str | None, 
     return out  # type: ignore[return-value]
 
 
+def _crt_engine(r: dict) -> bool:
+    """Whether a row ran on a CRT engine (mm_modexp_crt, or mm_pke for ws)."""
+    return r["engine"] in ("crt", "pke")
+
+
 def confirm_all(rows: list[dict], sim: str, cache_dir: str | None, run: bool, ex) -> None:
     """Each row's RTL confirmation (:func:`confirm`) into ``row["confirmed"]``:
     locally one after the other, on Dask as tasks whose results this process
@@ -409,13 +489,13 @@ def confirm_all(rows: list[dict], sim: str, cache_dir: str | None, run: bool, ex
     if not ex.remote:
         with progress.Bar(len(rows), f"bench_rsa: one signature per row on {sim}", unit="row") as bar:
             for r in rows:
-                r["confirmed"] = confirm(r["core"], r["params"], r["bits"], r["crt"], sim, r["engine"] == "crt",
+                r["confirmed"] = confirm(r["core"], r["params"], r["bits"], r["crt"], sim, _crt_engine(r),
                                          cache_dir, run)
                 bar.update()
         return
     todo = []
     for r in rows:
-        ce = r["engine"] == "crt"
+        ce = _crt_engine(r)
         r["confirmed"] = confirm(r["core"], r["params"], r["bits"], r["crt"], sim, ce, cache_dir, run=False)
         if r["confirmed"] is None and run:
             todo.append(r)
@@ -423,7 +503,7 @@ def confirm_all(rows: list[dict], sim: str, cache_dir: str | None, run: bool, ex
         return
     bundle = _rtl_bundle(ex)
     keys = {b: _key_numbers(b) for b in sorted({r["bits"] for r in todo})}
-    items = [((r["core"], r["params"], r["bits"], r["crt"], r["engine"] == "crt"), sim, bundle, keys[r["bits"]])
+    items = [((r["core"], r["params"], r["bits"], r["crt"], _crt_engine(r)), sim, bundle, keys[r["bits"]])
              for r in todo]
     for n, ok, res in ex.map(_remote_confirm, items, f"bench_rsa: one signature per row on {sim}", unit="row",
                              name="montmul-rsa-confirm"):
@@ -432,7 +512,7 @@ def confirm_all(rows: list[dict], sim: str, cache_dir: str | None, run: bool, ex
             print(f"bench_rsa: {config_name(r['core'], r['params'])} RSA-{r['bits']}: no confirmation: "
                   f"{res if not ok else res['error']}", file=sys.stderr)
             continue
-        f = _confirm_cache(cache_dir, r["core"], r["params"], r["bits"], r["crt"], sim, r["engine"] == "crt")
+        f = _confirm_cache(cache_dir, r["core"], r["params"], r["bits"], r["crt"], sim, _crt_engine(r))
         if f is not None:
             f.parent.mkdir(parents=True, exist_ok=True)
             f.write_text(json.dumps(res))
@@ -543,13 +623,14 @@ def _fmt_params(params: dict) -> str:
 
 
 def _engine_text(r: dict) -> str:
-    return {"crt": "CRT (`mm_modexp_crt`)",
+    return {"crt": "CRT (`mm_modexp_crt`)", "pke": f"CRT (`mm_pke`, P = {rsa.PKE_PES}, w = 17)",
             "modexp": "CRT, 2 x `mm_modexp` in series" if r["crt"] else "no CRT (`mm_modexp`)"}[r["engine"]]
 
 
 def _label(r: dict, mixed: bool) -> str:
     two = mixed and r["crt"] and r["engine"] == "modexp"
-    return config_name(r["core"], r["params"]) + (" (2 x mm_modexp)" if two else "")
+    return config_name(r["core"], r["params"]) + (" (2 x mm_modexp)" if two else "") + (
+        " (mm_pke)" if r["engine"] == "pke" else "")
 
 
 def _not_measured(rows: list[dict]) -> str:
@@ -583,13 +664,17 @@ def markdown(data: dict) -> str:
                f"and cycles. Time = cycles / the engine's post-route ECP5 Fmax at the width it runs at "
                f"(`montmul synth --core NAME --width K --target ecp5 --engine crt|modexp{opts}`, the median of "
                f"seeds 1-3 where the store holds them); \"fits\" = fits the {dev['name']} ({dev['luts']:,} LUTs, "
-               f"{dev['dsp']} MULT18X18D).")
+               f"{dev['dsp']} MULT18X18D)."
+               + (f" Core `ws` signs on the public-key engine `mm_pke` (`docs/pke.md`: P = {rsa.PKE_PES}, w = 17, "
+                  f"fixed 4-bit windows, both CRT halves and Garner's step on the engine), with the figures "
+                  f"`scripts/ws_proxy.py run --top pke` stored in `syn/proxy/` for the build that runs the size "
+                  f"(the median Fmax of its seeds)." if any(r["engine"] == "pke" for r in data["rows"]) else ""))
     out.append("")
     measured = [r for r in data["rows"] if r.get("ms") is not None]
     if measured:
         out.append("| core | parameters | RSA | engine | core width | mults | cycles | RTL | ECP5 Fmax (MHz) "
-                   "| LUTs | FFs | DSPs | fits | time (ms) |")
-        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+                   "| LUTs | FFs | DSPs | EBR | fits | time (ms) | signatures/s |")
+        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in measured:
         spread = ("" if r.get("cycles_min", r["cycles"]) == r.get("cycles_max", r["cycles"])
                   else f" ({_fmt_int(r['cycles_min'])}-{_fmt_int(r['cycles_max'])})")
@@ -598,7 +683,8 @@ def markdown(data: dict) -> str:
         out.append(f"| `{r['core']}` | {_fmt_params(r['params'])} | {r['bits']} | {_engine_text(r)} "
                    f"| {r['width']} | {_fmt_int(r['mults'])} | {_fmt_int(r['cycles'])}{spread} "
                    f"| {conf} | {r['fmax_mhz']:.1f} | {_fmt_int(r['luts'])} "
-                   f"| {_fmt_int(r['ff'])} | {_fmt_int(r['dsp'])} | {fits} | {_fmt_ms(r['ms'])} |")
+                   f"| {_fmt_int(r['ff'])} | {_fmt_int(r['dsp'])} | {_fmt_int(r.get('bram'))} | {fits} "
+                   f"| {_fmt_ms(r['ms'])} | {_fmt_int(1e3 / r['ms'])} |")
     missing = _not_measured(data["rows"])
     if missing:
         out += ["", f"Not measured yet (no ECP5 engine result; their cycles are in the JSON): {missing}."]
@@ -655,6 +741,7 @@ def json_rows(data: dict) -> dict:
     """bench/rsa.json: the rows in the issue's schema (and the rest)."""
     keep = ("core", "params", "bits", "crt", "engine", "cycles", "mults", "width", "luts", "ff", "dsp", "bram")
     rows = [{**{k: r[k] for k in keep}, "ecp5_fmax_mhz": r["fmax_mhz"], "ms": r["ms"],
+             "sig_per_s": 1e3 / r["ms"] if r["ms"] else None,
              "fits_lfe5u_85f": r["fits"], "rtl_confirmed": bool(r.get("confirmed"))} for r in data["rows"]]
     return {"command": data["command"], "sim": data["sim"], "rows": rows, "software": data["software"]}
 
@@ -672,6 +759,8 @@ def synth_missing(rows: list[dict], options: dict, ex) -> dict[tuple, str]:
 
     todo: dict[tuple, Job] = {}
     for r in rows:
+        if r["engine"] == "pke":  # placed and routed by scripts/ws_proxy.py, not montmul synth
+            continue
         try:
             job = Job(r["core"], r["width"], "ecp5", params=r["params"], options=dict(options), engine=r["engine"])
             if _synth_key(r) not in todo and cached(job) is None:
@@ -692,7 +781,8 @@ def add_ecp5(rows: list[dict], run_synth: bool, options: dict,
     already run for these rows (:func:`synth_missing`)."""
     missing, no_fmax = [], []
     for r in rows:
-        e = ecp5_result(r["core"], r["params"], r["width"], run_synth, r["engine"], options)
+        e = (pke_ecp5(r["bits"], PROXY_STORE) if r["engine"] == "pke" else
+             ecp5_result(r["core"], r["params"], r["width"], run_synth, r["engine"], options))
         if failed and _synth_key(r) in failed and not e.get("result"):
             e = {**e, "note": f"synthesis failed: {failed[_synth_key(r)][:80]}"}
         r.update({k: e[k] for k in ("luts", "ff", "dsp", "bram", "fits")})
@@ -702,6 +792,7 @@ def add_ecp5(rows: list[dict], run_synth: bool, options: dict,
             (no_fmax if e.get("result") else missing).append(what)
         f = r["fmax_mhz"]
         r["ms"] = r["cycles"] / (f * 1e3) if f else None
+        r["sig_per_s"] = 1e3 / r["ms"] if r["ms"] else None
     return missing, no_fmax
 
 
@@ -721,6 +812,22 @@ def _from_json(args: argparse.Namespace, argv: list[str] | None) -> int:
     keep = ("core", "params", "bits", "crt", "engine", "width", "cycles", "mults")
     rows = [{**{k: r[k] for k in keep}, "confirmed": {"sim": run.confirm} if r.get("rtl_confirmed") else None}
             for r in stored["rows"]]
+    # the stored command's configurations it has no row for (a core registered since): on the model now
+    have = {(r["core"], json.dumps(r["params"], sort_keys=True), r["bits"], r["crt"], r["engine"] != "modexp")
+            for r in rows}
+    try:
+        tasks = _tasks(run)
+    except (KeyError, ValueError) as exc:
+        print(f"bench_rsa: error: --from-json {args.from_json}: {exc}", file=sys.stderr)
+        return 2
+    for c, p, b, crt, ce in tasks:
+        if (c, json.dumps(p, sort_keys=True), b, crt, ce and crt) not in have:
+            try:
+                row = run_core(c, p, b, crt, "model", run.samples, run.cache or None, ce)
+            except (ValueError, RuntimeError) as exc:
+                print(f"bench_rsa: {config_name(c, p)} RSA-{b}: {exc}", file=sys.stderr)
+                continue
+            rows.append({**{k: row[k] for k in keep}, "confirmed": None})
     add_ecp5(rows, False, ecp5_opts)
     from montmul.apps.report import p003
 
@@ -785,8 +892,33 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--from-json", metavar="FILE",
                     help="run no signature: take the rows, cycles and RTL confirmations of a stored --json-out "
                          "file (bench/rsa.json), look their ECP5 figures up again in the synthesis cache and "
-                         "store, and print (--out, --json-out) the page")
+                         "store, and print (--out, --json-out) the page; only the stored command's "
+                         "configurations the file has no row for (a core registered since) run, on the model")
     return ap
+
+
+def _configs(args: argparse.Namespace) -> list[tuple[str, dict[str, int]]]:
+    if args.cores == "all":
+        configs = [(c, {}) for c in cores.CORES] + [(c, dict(p)) for c, p in EXTRA_CONFIGS]
+    elif args.cores == "none":
+        configs = []
+    else:
+        configs = [parse_config(c.strip()) for c in args.cores.split(",") if c.strip()]
+    configs += [parse_config(c) for c in args.config]
+    if not configs:
+        raise ValueError("no configuration to run (--cores none and no --config)")
+    return configs
+
+
+def _tasks(args: argparse.Namespace) -> list[tuple]:
+    """(core, params, bits, crt, crt_engine) of every row a run makes."""
+    configs = _configs(args)
+    bits = [int(b) for b in args.bits.split(",")]
+    crts = {"yes": (True,), "no": (False,), "both": (True, False)}[args.crt]
+    engines = {"yes": (True,), "no": (False,), "both": (True, False)}[args.crt_engine]
+    # without the CRT there is one engine (mm_modexp): one task, whatever --crt-engine says
+    return [(c, p, b, crt, ce) for c, p in configs for b in bits for crt in crts
+            for ce in (engines if crt else engines[:1])]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -795,15 +927,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.from_json:
         return _from_json(args, argv)
     try:
-        if args.cores == "all":
-            configs = [(c, {}) for c in cores.CORES] + [(c, dict(p)) for c, p in EXTRA_CONFIGS]
-        elif args.cores == "none":
-            configs = []
-        else:
-            configs = [parse_config(c.strip()) for c in args.cores.split(",") if c.strip()]
-        configs += [parse_config(c) for c in args.config]
-        if not configs:
-            raise ValueError("no configuration to run (--cores none and no --config)")
+        _configs(args)  # a bad --cores/--config is an error before any run
         bits = [int(b) for b in args.bits.split(",")]
         for b in bits:
             nist_key(b)
@@ -822,11 +946,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.samples < 1:
         print("bench_rsa: error: --samples must be at least 1", file=sys.stderr)
         return 2
-    crts = {"yes": (True,), "no": (False,), "both": (True, False)}[args.crt]
-    engines = {"yes": (True,), "no": (False,), "both": (True, False)}[args.crt_engine]
-    # without the CRT there is one engine (mm_modexp): one task, whatever --crt-engine says
-    tasks = [(c, p, b, crt, ce) for c, p in configs for b in bits for crt in crts
-             for ce in (engines if crt else engines[:1])]
+    tasks = _tasks(args)
     t0 = time.perf_counter()
     progress.enable(True)
     rows = []

@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """RSA on montmul cores: keys, raw RSA, PKCS#1 v1.5, OAEP and PSS.
 
-Every modular exponentiation goes through :func:`montmul.apps.modexp.modexp`, so
-it runs on a chosen registered core, either on the cycle-exact model or in
-RTL simulation (Icarus, Verilator), and every result carries the cycle count
-of each hardware exponentiation it used.
+Every modular exponentiation goes through :func:`montmul.apps.modexp.modexp`
+(or the CRT engine), so it runs on a chosen registered core, either on the
+cycle-exact model or in RTL simulation (Icarus, Verilator), and every result
+carries the cycle count of each hardware exponentiation it used.  Core
+``ws``'s CRT engine is the public-key engine mm_pke (``docs/pke.md``): with
+``Hardware(core="ws")`` a CRT private-key operation is one run of its
+RSA-CRT program (Garner's recombination and blinding included).
 
     from montmul import rsa
     key = rsa.generate(2048)                       # or rsa.load_pem(open("k.pem", "rb").read())
@@ -63,6 +66,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import rsa as _rsa
 
 from .. import cores
+from ..flows.sim.pke_sim import PES as PKE_PES  # the engine build's PEs (the build placed and routed)
 
 
 class ParameterError(ValueError):
@@ -126,6 +130,9 @@ DIGEST_INFO: dict[str, bytes] = {
     "sha3_512": bytes.fromhex("3051300d060960864801650304020a05000440"),
 }
 
+#: The core whose CRT engine is the public-key engine mm_pke (its array).
+PKE_CORE = "ws"
+
 SIGN_PADDINGS = ("pkcs1v15", "pss")
 CRYPT_PADDINGS = ("pkcs1v15", "oaep")
 
@@ -150,11 +157,26 @@ class Hardware:
     #: compare every result with gmpy2.powmod and, in RTL simulation, every
     #: result and cycle count with the engine's model (RuntimeError if not equal)
     check: bool = True
+    #: core "ws" with the CRT engine: the public-key engine mm_pke
+    #: (docs/pke.md) is its CRT engine; ``pke_bits`` is the build's half
+    #: length ℓ (primes of up to ℓ bits; None: the key's longer prime),
+    #: ``pke_pes`` its array's PEs (w = 17, L = 6: the synthesized build)
+    pke_bits: int | None = None
+    pke_pes: int = PKE_PES
 
     def __post_init__(self) -> None:
         cores.get(self.core)  # KeyError naming the known cores
         if self.sim not in ("model", "icarus", "verilator"):
             raise ValueError(f"unknown simulator {self.sim!r}; use model, icarus or verilator")
+        if self.pke_bits is not None and (not isinstance(self.pke_bits, int) or self.pke_bits < 8):
+            raise ParameterError(f"the engine's half length must be an integer of at least 8 bits, "
+                                 f"got {self.pke_bits!r}")
+        if not isinstance(self.pke_pes, int) or not 3 <= self.pke_pes <= 512:
+            raise ParameterError(f"the engine's PEs must be an integer in [3, 512], got {self.pke_pes!r}")
+
+    def on_pke(self, crt: bool = True) -> bool:
+        """Whether a private-key operation (CRT or not) runs on mm_pke."""
+        return self.core == PKE_CORE and crt and self.crt_engine
 
 
 @dataclass(frozen=True)
@@ -460,6 +482,58 @@ def _run_crt(c: int, p: int, q: int, dp: int, dq: int, hw: Hardware, exp_bits: i
     return m, [exp], seconds
 
 
+def _run_pke(c: int, p: int, q: int, dp: int, dq: int, hw: Hardware, exp_bits: int = 0,
+             r: int | None = None, e: int = 65537) -> tuple[int, list[Exp], float]:
+    """c^d mod pq on the public-key engine mm_pke (``docs/pke.md``): one run
+    of the RSA-CRT program, both halves side by side on the ws array,
+    conversions, exact reduction and Garner's recombination on the engine;
+    with ``r`` base blinding on the engine (r^e with the public e, then
+    r^-1), with ``exp_bits`` > 0 exponent ports that many bits wider than ℓ.
+    The host computes the banks' constants (``pke.host_images``).  The
+    model (``pke.rsa_crt``) gives the value and the cycles; in RTL
+    simulation the engine runs the same program and banks
+    (:mod:`montmul.flows.sim.pke_sim`) and, with ``hw.check``, its result
+    and cycles must equal the model's (RuntimeError)."""
+    from ..flows.sim import pke_sim
+    from ..models import pke
+
+    if q > p:  # half 0 holds the larger prime
+        p, q, dp, dq = q, p, dq, dp
+    ell = p.bit_length() if hw.pke_bits is None else hw.pke_bits
+    if p.bit_length() > ell:
+        raise ValueError(f"a prime of {p.bit_length()} bits is longer than the engine build's halves "
+                         f"(ℓ = {ell} bits)")
+    for e_ in (dp, dq):
+        if e_.bit_length() > ell + exp_bits:
+            raise ValueError(f"CRT exponent of {e_.bit_length()} bits wider than the engine's {ell + exp_bits}")
+    try:
+        b = pke_sim.engine_build(ell, ell + exp_bits, pes=hw.pke_pes, base_blind=r is not None, e=e)
+    except ValueError as exc:
+        raise ValueError(f"the engine has no build for {ell}-bit halves with {hw.pke_pes} PEs: {exc}") from None
+    t0 = time.perf_counter()
+    model = pke.rsa_crt(p, q, dp, dq, c, ell, exp_bits=b.exp_bits, pes=b.pes, w=b.w, latency=b.latency,
+                        qlat=b.qlat, d=b.d, r=r, e=e if r is not None else None)
+    m, cycles = model.value, model.cycles
+    if hw.sim != "model":
+        rinv = int(gmpy2.invert(r, p * q)) if r is not None else None
+        banks, _ = pke.host_images(b, p, q, dp, dq, c, r, rinv)
+        addr, size = pke.layout(b)["MQ"]
+        req = pke_sim.Request(pke.encode(pke.rsa_crt_program(b)), banks, reads=[(0, addr, size)])
+        (resp,) = pke_sim.simulate(b, [req], sim=hw.sim)
+        if resp.err:
+            raise RuntimeError(f"mm_pke ({hw.sim}) stopped with error code {resp.err} (docs/pke.md, \"Errors\")")
+        rtl = pke_sim.value(resp.words[0], b.w)
+        if hw.check and (rtl, resp.cycles) != (m, cycles):
+            raise RuntimeError(f"mm_pke ({hw.sim}): result or cycles ({resp.cycles}) differ from the model's "
+                               f"({cycles}): the engine is faulty")
+        m, cycles = rtl, resp.cycles
+    seconds = time.perf_counter() - t0
+    what = "c^d mod pq (mm_pke)"
+    if hw.check and (m >= p * q or (m % p, m % q) != (int(gmpy2.powmod(c, dp, p)), int(gmpy2.powmod(c, dq, q)))):
+        raise RuntimeError(f"{what} ({hw.sim}) differs from pow(): the engine is faulty")
+    return m, [Exp(what, ell, max(dp.bit_length(), dq.bit_length()), cycles, model.products)], seconds
+
+
 def _need_private(key: RsaKey, op: str) -> None:
     if not key.is_private:
         raise ValueError(f"{op} needs a private key; this key is public")
@@ -489,6 +563,16 @@ def rsadp(key: RsaKey, c: int, hw: Hardware | None = None, *, crt: bool = True, 
         raise ValueError("ciphertext representative out of range: need 0 <= c < n")
     if crt and not _crt_ok(key):
         raise ValueError("CRT needs p, q, dP, dQ and qInv; this key has only d (use crt=False)")
+    if hw.on_pke(crt):
+        # the engine blinds on its own: r^e with the public e, then r^-1 (docs/pke.md)
+        p, q, dp, dq = key.p, key.q, key.dp, key.dq
+        exp_bits = blinding.exp_bits if blinding else 0
+        if exp_bits:
+            kp, kq = blinding.multipliers(2)
+            dp, dq = dp + kp * (p - 1), dq + kq * (q - 1)
+        r = blinding.factor(key.n) if blinding is not None and blinding.base else None
+        m, exps_, secs = _run_pke(c, p, q, dp, dq, hw, exp_bits, r, key.e)
+        return RsaResult(op, m, tuple(exps_), crt, hw.core, hw.sim, secs, blinding=blinding)
     exps: list[Exp] = []
     secs = 0.0
     r = None

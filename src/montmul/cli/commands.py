@@ -242,7 +242,18 @@ def cmd_leak(args) -> int:
 
     core, k = core_and_width(args)
     try:
-        rep = audit(core, k, args.samples, args.seed, args.sim, args.jobs, params=hdl_params(args))
+        if args.engine == "pke":
+            from ..apps.leak import audit_pke
+
+            if core.name != "ws" or args.param or args.sim != "model":
+                return fail("leak --engine pke audits the ws array's public-key engine mm_pke on its model: "
+                            "--core ws, --sim model, no --param (--pes sets its PEs)", EXIT_USAGE)
+            try:
+                rep = audit_pke(k, args.samples, args.seed, args.pes)
+            except ValueError as exc:
+                return fail(f"rejected input: {exc}", EXIT_INPUT)
+        else:
+            rep = audit(core, k, args.samples, args.seed, args.sim, args.jobs, params=hdl_params(args))
     except RuntimeError as exc:
         return fail(str(exc), EXIT_CHECK)
     if args.json:
@@ -568,6 +579,11 @@ def build_parser() -> argparse.ArgumentParser:
     core_args(lk)
     lk.add_argument("--samples", type=positive_int, default=200, help="random operand sets per experiment")
     lk.add_argument("--seed", type=int, default=1, help="random seed")
+    lk.add_argument("--engine", choices=("core", "pke"), default="core",
+                    help="core: the core's products (default); pke: with --core ws, the public-key engine "
+                         "mm_pke's RSA-CRT program at halves of --width bits (cycles and dispatch trace per key, "
+                         "message and exponent; --samples random keys; model)")
+    lk.add_argument("--pes", type=positive_int, default=None, help="--engine pke: the array's PEs (default 66)")
     sim_arg(lk)
     jobs_arg(lk)
     lk.set_defaults(func=cmd_leak)

@@ -4,12 +4,15 @@
 
     montmul modexp --core NAME --width K --base X --exp E --mod N [--ladder] [--sim ...] [--json]
     montmul rsa [--core NAME] (--bits B | --key PEM) [--save-key PEM [--force]] [--crt | --no-crt] [--no-crt-engine]
+                [--pke-bits L] [--pke-pes P]
                 [--sim ...] [--ladder | --no-ladder] [--allow-timing-leak] [--json]
                 {sign,verify,encrypt,decrypt} ...
 
-Safe by default: private-key operations (sign, decrypt) run on the
-constant-time ``scs_new_ct`` with the Montgomery ladder; a data-dependent core
-or square-and-multiply for them needs ``--allow-timing-leak`` and prints why.
+Safe by default: private-key operations (sign, decrypt) with the CRT run on
+the public-key engine mm_pke (core ``ws``, constant time by its audit), or
+with ``--no-crt``, ``--no-crt-engine`` or ``--ladder`` on the constant-time
+``scs_new_ct`` with the Montgomery ladder; a data-dependent core or
+square-and-multiply for them needs ``--allow-timing-leak`` and prints why.
 Key files are written 0600 and never overwritten without ``--force``.
 
 Exit statuses as for every subcommand (:mod:`montmul.cli.util`): 1 a
@@ -209,6 +212,21 @@ def save_key(path: str, pem: bytes, force: bool) -> None:
 SAFE_CORE = "scs_new_ct"
 
 
+#: Default core of the private-key operations with the CRT on the CRT
+#: engine: ws, whose CRT engine is the public-key engine mm_pke, constant
+#: time by the engine's audit (``montmul leak --engine pke``, docs/rsa.md).
+ENGINE_CORE = "ws"
+
+
+def default_core(action: str, crt: bool, crt_engine: bool) -> str:
+    """The core without --core: sign and decrypt with the CRT on the CRT
+    engine run on mm_pke (:data:`ENGINE_CORE`); everything else on
+    :data:`SAFE_CORE`."""
+    if action in ("sign", "decrypt") and crt and crt_engine:
+        return ENGINE_CORE
+    return SAFE_CORE
+
+
 def _timing_leaks(args, cores) -> list[str]:
     """Why this configuration leaks a private key through timing ([] if it does not)."""
     if args.action not in ("sign", "decrypt"):
@@ -216,7 +234,7 @@ def _timing_leaks(args, cores) -> list[str]:
     leaks = []
     if cores.get(args.core).data_dependent:
         leaks.append(f"{args.core}'s latency depends on the operands (docs/security.md)")
-    if not args.ladder:
+    if args.ladder is False:
         leaks.append("square-and-multiply's cycle count depends on the exponent's bits (the ladder's does not)")
     return leaks
 
@@ -283,8 +301,21 @@ def cmd_rsa(args) -> int:
 
     if args.action is None:
         return fail("rsa: give an action: sign, verify, encrypt or decrypt")
+    if args.core is None:  # --ladder/--no-ladder choose mm_modexp's method: then its default core
+        args.core = default_core(args.action, args.crt, args.crt_engine) if args.ladder is None else SAFE_CORE
     cores.get(args.core)  # unknown core: one line naming the known ones
-    if args.ladder is None:  # default: the ladder for private-key operations, square-and-multiply otherwise
+    if (args.pke_bits is not None or args.pke_pes is not None) and not (
+            args.core == rsa.PKE_CORE and args.action in ("sign", "decrypt") and args.crt and args.crt_engine):
+        return fail(f"--pke-bits/--pke-pes set the public-key engine mm_pke, which runs sign and decrypt with "
+                    f"the CRT on core {rsa.PKE_CORE} (--core {rsa.PKE_CORE}, --crt, --crt-engine)", EXIT_USAGE)
+    on_pke = args.core == rsa.PKE_CORE and args.action in ("sign", "decrypt") and args.crt and args.crt_engine
+    if on_pke:
+        if args.ladder is not None:
+            return fail("--ladder/--no-ladder choose mm_modexp's method (the Montgomery ladder or "
+                        "square-and-multiply); mm_pke, which runs sign and decrypt on core ws with the CRT, "
+                        "has fixed 4-bit windows", EXIT_USAGE)
+        args.ladder = None  # the engine's fixed windows: no ladder or square-and-multiply to choose
+    elif args.ladder is None:  # default: the ladder for private-key operations, square-and-multiply otherwise
         args.ladder = args.action in ("sign", "decrypt")
     leaks = _timing_leaks(args, cores)
     if leaks and not args.allow_timing_leak:
@@ -298,8 +329,12 @@ def cmd_rsa(args) -> int:
                         "(half the key size with the CRT, the key size without)", EXIT_USAGE)
         args.width = rsa.MIN_BITS  # _params checks ranges at some width; RSA picks the widths itself
         params = hdl_params(args)
-    hw = rsa.Hardware(core=args.core, sim=args.sim, ladder=args.ladder, params=params or None, procs=args.procs,
-                      crt_engine=args.crt_engine)
+    try:
+        hw = rsa.Hardware(core=args.core, sim=args.sim, ladder=bool(args.ladder), params=params or None,
+                          procs=args.procs, crt_engine=args.crt_engine, pke_bits=args.pke_bits,
+                          pke_pes=rsa.PKE_PES if args.pke_pes is None else args.pke_pes)
+    except rsa.ParameterError as exc:
+        return fail(str(exc), EXIT_USAGE)
     key, origin = _key(args, rsa)
     if args.save_key:
         if not key.is_private:
@@ -351,8 +386,10 @@ def cmd_rsa(args) -> int:
     if note:
         print(f"montmul: warning: {note}", file=sys.stderr)
     data = res.data
+    engine = ("mm_pke" if on_pke else "mm_modexp_crt" if any(x.what == "c^d mod pq (CRT)" for x in res.exps)
+              else "mm_modexp")
     out = {
-        "action": args.action, "core": args.core, "sim": args.sim, "ladder": args.ladder,
+        "action": args.action, "core": args.core, "engine": engine, "sim": args.sim, "ladder": args.ladder,
         "bits": key.bits, "key": origin, "crt": res.crt, "padding": res.padding, "hash": res.hash,
         "mgf1_hash": res.mgf1_hash, "salt_length": res.salt_length, "salt_recovered": res.salt_recovered,
         "result": data.hex() if isinstance(data, bytes) else data,
@@ -367,7 +404,9 @@ def cmd_rsa(args) -> int:
         print(json.dumps(out))
         return 0 if ok else EXIT_CHECK
     print(f"key       {origin}")
-    print(f"hardware  {args.core}, {args.sim}, {'Montgomery ladder' if args.ladder else 'square-and-multiply'}"
+    method = ("the public-key engine mm_pke, fixed 4-bit windows" if on_pke else
+              "Montgomery ladder" if args.ladder else "square-and-multiply")
+    print(f"hardware  {args.core}, {args.sim}, {method}"
           + (f", {'CRT' if res.crt else 'no CRT'}" if private else "")
           + (f", blinding: {_blinding_text(res.blinding)}" if res.blinding else ""))
     scheme = {"pkcs1v15": "PKCS#1 v1.5", "pss": "PSS", "oaep": "OAEP"}[res.padding]
@@ -396,7 +435,10 @@ def cmd_rsa(args) -> int:
         print(f"          written to {out_file}")
     for x in res.exps:
         print(f"  {x.what:11s} width {x.width:5d}  exponent {x.exp_bits:5d} bits  {x.mults:6d} mults  {x.cycles:10d} cycles")
-    if any(x.what == "c^d mod pq (CRT)" for x in res.exps):
+    if on_pke:
+        print(f"cycles    {res.cycles} (mm_pke: both halves side by side on the ws array; conversions, exact "
+              "reduction, Garner's recombination" + (" and blinding" if res.blinding else "") + " on the engine)")
+    elif any(x.what == "c^d mod pq (CRT)" for x in res.exps):
         print(f"cycles    {res.cycles} (CRT engine: both halves and Garner's h on one core; "
               "m = m_q + q*h on the host, not counted)")
     elif len(res.exps) > 1:
@@ -427,10 +469,17 @@ def add_parsers(sub, core_args, subparser) -> None:
     me.set_defaults(func=cmd_modexp)
 
     r = subparser(sub, "rsa", help="RSA sign/verify/encrypt/decrypt with every exponentiation on a core",
-                       description="RSA with the modular exponentiations on the mm_modexp engine. "
+                       description="RSA with the modular exponentiations on the mm_modexp engine (core ws: "
+                                   "the CRT private-key operations on the public-key engine mm_pke). "
                                    "Without --key a key is generated (cryptography; no seed possible).")
-    r.add_argument("--core", default=SAFE_CORE, help="core name (see `montmul cores`); sign and decrypt refuse a "
-                                                    "data-dependent core without --allow-timing-leak")
+    r.add_argument("--core", default=None,
+                   help=f"core name (see `montmul cores`); default: sign and decrypt with the CRT on {ENGINE_CORE} "
+                        f"(its CRT engine is the public-key engine mm_pke, docs/pke.md), everything else on "
+                        f"{SAFE_CORE}; sign and decrypt refuse a data-dependent core without --allow-timing-leak")
+    r.add_argument("--pke-bits", type=positive_int, default=None, metavar="L",
+                   help="mm_pke: the build's half length, primes of up to L bits (default: the key's longer prime)")
+    r.add_argument("--pke-pes", type=positive_int, default=None, metavar="P",
+                   help="mm_pke: the array's PEs (default 66, the synthesized build)")
     r.add_argument("--param", action="append", metavar="P=V", help="HDL parameter of the core (repeatable)")
     r.add_argument("--bits", type=int, choices=(1024, 2048, 3072, 4096), help="key size (generate, or check --key)")
     r.add_argument("--key", metavar="PEM", help="private or public key, PEM (PKCS#1, PKCS#8 or SPKI)")

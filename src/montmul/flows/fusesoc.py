@@ -48,7 +48,7 @@ GENERATOR = "fusesoc/core_wrapper_gen.py"
 WRAPPERS = "fusesoc/wrappers"
 SMOKE_TB = "tb/smoke/mm_modexp_smoke_tb.sv"
 #: mm_pke_axil and the engine under it (rtl/bus, rtl/ws), in compile order.
-PKE_AXIL_RTL = ("bus/mm_pke_regs_pkg.sv", "bus/mm_pke_regs.sv", "ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv",
+PKE_AXIL_RTL = ("bus/mm_pke_regs_pkg.sv", "bus/mm_pke_regs.sv", "ws/mm_pke_pkg.sv", "ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv",
                 "ws/mm_ws_ring.sv", "ws/mm_ws_array.sv", "ws/mm_pke_bank.sv", "ws/mm_pke_alu.sv",
                 "ws/mm_pke_prog.sv", "ws/mm_pke_seq.sv", "ws/mm_pke.sv", "bus/mm_pke_axil.sv")
 HEADER = "rtl/common/mm_macros.svh"

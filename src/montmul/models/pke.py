@@ -77,6 +77,12 @@ F_BSQ = 4  #: PROD: B = the previous result (squaring)
 F_BTAB = 8  #: PROD: B = table entry of the next exponent window
 F_STORE = 16  #: PROD: store the result at dst
 F_REDC = 4  #: MACR: quotient q_j = Y[j]*(word at b-1) mod 2^w (REDC); else q_j = a[j] (MUL)
+#: Builds with the modular ALU (``Build.mod_alu``, mm_pke's ``ModAlu``): the ALU
+#: keeps a copy of a modulus N_A (n words, loaded by MOV.LDN) and ADD/SUB with
+#: DUAL also write t2 = (a ± b) ∓ N_A at c, F the carry/borrow of that second
+#: chain: a modular add or subtract is DUAL then SEL (two passes, not three).
+F_LDN = 4  #: MOV: also load the words into the ALU's modulus N_A (mod_alu builds)
+F_DUAL = 4  #: ADD/SUB: also t2 = (a ± b) ∓ N_A at c; F = t2's carry/borrow (mod_alu builds)
 
 
 @dataclass(frozen=True)
@@ -123,13 +129,16 @@ class Instr:
                 Op.PROD: f"B={self.b} dst={self.dst} stride={self.n}",
                 Op.REP: f"{self.n}", Op.END: "", Op.HALT: "", Op.SETX: f"exp={self.a} window={self.n}",
                 Op.MACR: f"Y={self.dst} q={self.a} B={self.b} rows={self.c} cols={self.n}"}.get(
-            self.op, f"dst={self.dst} a={self.a} b={self.b} n={self.n}")
+            self.op, f"dst={self.dst} a={self.a} b={self.b}"
+                     + (f" c={self.c}" if self.op in (Op.ADD, Op.SUB) and self.flags & F_DUAL else "")
+                     + f" n={self.n}")
         return f"{self.op.name}{'.' + '.'.join(fl) if fl else ''} {args}".rstrip()
 
 
 _FLAG_NAMES = {Op.JOB: (("LOAD", F_LOAD), ("ATAB", F_ATAB)),
                Op.PROD: (("SQ", F_BSQ), ("TAB", F_BTAB), ("ST", F_STORE)),
-               Op.MACR: (("REDC", F_REDC),)}
+               Op.MACR: (("REDC", F_REDC),), Op.MOV: (("LDN", F_LDN),),
+               Op.ADD: (("DUAL", F_DUAL),), Op.SUB: (("DUAL", F_DUAL),)}
 
 
 def encode(program: list[Instr]) -> list[int]:
@@ -200,6 +209,7 @@ class Machine:
     arr: ws.Array
     ks: list[ws.Constants]  #: per half
     timing: Timing = field(default_factory=Timing)
+    mod_alu: bool = False  #: the ALUs hold a modulus (MOV.LDN, ADD/SUB.DUAL): ``Build.mod_alu``
 
     @property
     def m(self) -> int:
@@ -276,6 +286,7 @@ def run(program: list[Instr], banks: list[list[int]], mach: Machine, exact: bool
     parts: dict[str, int] = {}
     loops: list[list[int]] = []  # [start pc, iterations left]
     flag = [0, 0]
+    nalu: list[list[int]] = [[], []]  # the ALUs' modulus N_A (mod_alu), words
     cursor = [0, 0]  # [exponent base, window index]
     products = 0
     steps = 0
@@ -350,6 +361,22 @@ def run(program: list[Instr], banks: list[list[int]], mach: Machine, exact: bool
                 _span(f"pc {pc} {op.name} b", ins.b, n)
                 if not ins.flags & F_XA:
                     _ports(f"pc {pc} {op.name}", ins.a, ins.b)
+            dual = op in (Op.ADD, Op.SUB) and bool(ins.flags & F_DUAL)
+            ldn = op == Op.MOV and bool(ins.flags & F_LDN)
+            if (dual or ldn) and not mach.mod_alu:
+                raise ValueError(f"pc {pc}: {op.name}.{'DUAL' if dual else 'LDN'} needs a build with the "
+                                 f"modular ALU (mod_alu)")
+            if ldn and n > mach.m:
+                raise ValueError(f"pc {pc}: MOV.LDN of {n} words, the ALU's modulus holds m = {mach.m}")
+            if dual:
+                _span(f"pc {pc} {op.name} c", ins.c, n)
+                if _group(ins.c) == _group(ins.dst):
+                    raise ValueError(f"pc {pc}: {op.name}.DUAL writes dst {ins.dst} and c {ins.c} in the same "
+                                     f"EBR group (one write port)")
+                for h in halves:
+                    if len(nalu[h]) < n:
+                        raise ValueError(f"pc {pc}: {op.name}.DUAL over {n} words, the ALU of half {h} holds "
+                                         f"{len(nalu[h])} words of N_A (MOV.LDN first)")
             if compute:
                 srcs = {h: (1 - h if ins.flags & F_XA else h) for h in halves}
                 for h in halves:
@@ -369,7 +396,20 @@ def run(program: list[Instr], banks: list[list[int]], mach: Machine, exact: bool
                             out.append(x & mask)
                             carry = x >> w  # ADD: 0/1; SUB: 0/-1
                         flag[h] = 1 if carry else 0
+                        if dual:  # t2 = (a ± b) ∓ N_A over the same n words; F its carry/borrow
+                            carry, out2 = 0, []
+                            for i in range(n):
+                                x = out[i] + (-nalu[h][i] if op == Op.ADD else nalu[h][i]) + carry
+                                out2.append(x & mask)
+                                carry = x >> w
+                            flag[h] = 1 if carry else 0
+                            bank[ins.c: ins.c + n] = out2
+                    if ldn:
+                        nalu[h] = list(out)
                     bank[ins.dst: ins.dst + n] = out
+            elif ldn:  # cycles only: the length of N_A matters, not its words
+                for h in halves:
+                    nalu[h] = [0] * n
         note(ins, pc, issue, cyc)
         t += cyc
         pc += 1
@@ -572,6 +612,8 @@ class Build:
     d: int | None = None
     base_blind: bool = False
     e: int = 65537
+    #: the modular ALU (mm_pke's ``ModAlu``): MOV.LDN and ADD/SUB.DUAL (:data:`F_DUAL`)
+    mod_alu: bool = False
 
     def __post_init__(self):
         if self.bits < 2:
@@ -662,22 +704,33 @@ def _reduce_in(lay, src: str, b: Build, part: str) -> list[Instr]:
 
 
 def mod_add(dst: int, a: int, b: int, mod: int, t1: int, t2: int, n: int, flags: int = 0,
-            part: str = "") -> list[Instr]:
+            part: str = "", dual: bool = False) -> list[Instr]:
     """dst = (a + b) mod N for a, b in [0, N), N at mod, n words with room
     for a + b < 2N: ADD t1 = a + b; SUB t2 = t1 - N (F = borrow: t1 < N);
-    SEL dst = F ? t1 : t2.  Groups: a and b apart, t1 apart from mod and t2."""
+    SEL dst = F ? t1 : t2.  Groups: a and b apart, t1 apart from mod and t2.
+    ``dual`` (a mod_alu build, N loaded into the ALU by MOV.LDN): ADD.DUAL
+    writes t1 = a + b and t2 = t1 - N in one pass, then SEL; ``mod`` unused."""
+    if dual:
+        _ports("mod_add t1, t2", t1, t2)
+        return [Instr(Op.ADD, flags | F_DUAL, t1, a, b, t2, n=n, part=part),
+                Instr(Op.SEL, flags, dst, t1, t2, n=n, part=part)]
     return [Instr(Op.ADD, flags, t1, a, b, n=n, part=part),
             Instr(Op.SUB, flags, t2, t1, mod, n=n, part=part),
             Instr(Op.SEL, flags, dst, t1, t2, n=n, part=part)]
 
 
 def mod_sub(dst: int, a: int, b: int, mod: int, t1: int, t2: int, n: int, flags: int = 0,
-            part: str = "") -> list[Instr]:
+            part: str = "", dual: bool = False) -> list[Instr]:
     """dst = (a - b) mod N for a, b in [0, N), over n words: SUB t1 = a - b
     (F = borrow: a < b, t1 = a - b + 2^(wn)); ADD t2 = t1 + N (wraps to
     a - b + N); SEL dst = F ? t2 : t1.  Groups: a and b apart, t1 apart from
     mod and t2.  The ADD's carry equals the SUB's borrow (t1 + N wraps past
-    2^(wn) exactly when a < b), so SEL sees the right flag."""
+    2^(wn) exactly when a < b), so SEL sees the right flag.  ``dual``:
+    SUB.DUAL writes t1 = a - b and t2 = t1 + N in one pass, then SEL."""
+    if dual:
+        _ports("mod_sub t1, t2", t1, t2)
+        return [Instr(Op.SUB, flags | F_DUAL, t1, a, b, t2, n=n, part=part),
+                Instr(Op.SEL, flags, dst, t2, t1, n=n, part=part)]
     return [Instr(Op.SUB, flags, t1, a, b, n=n, part=part),
             Instr(Op.ADD, flags, t2, t1, mod, n=n, part=part),
             Instr(Op.SEL, flags, dst, t2, t1, n=n, part=part)]
@@ -860,7 +913,7 @@ def rsa_crt(p: int, q: int, dp: int, dq: int, message: int, bits: int | None = N
         banks = [[0] * MEM_WORDS for _ in range(2)]
         ks = [ws.precompute(x, w, b.d, bits) for x in (p, q)]
     prog = rsa_crt_program(b)
-    res = run(prog, banks, Machine(b.array, ks), exact=exact, compute=compute)
+    res = run(prog, banks, Machine(b.array, ks, mod_alu=b.mod_alu), exact=exact, compute=compute)
     addr, size = layout(b)["MQ"]
     value = _read(banks[0], addr, size, w) if compute else 0
     return CrtResult(value, res.cycles, res.parts, res.products, res.trace, b)
@@ -939,6 +992,49 @@ REGIONS = {
 }
 
 
+#: The flags as the RTL names them (bit indices in the package), and their words.
+_SV_FLAGS = (("FH0", F_H0, "all: half 0 only"), ("FXA", F_XA, "ALU: operand a from the other half's bank"),
+             ("FLoad", F_LOAD, "JOB: load A and M"), ("FAtab", F_ATAB, "JOB: A = table entry of the next window"),
+             ("FBsq", F_BSQ, "PROD: B = the previous result"),
+             ("FBtab", F_BTAB, "PROD: B = table entry of the next window"),
+             ("FStore", F_STORE, "PROD: store the result"), ("FRedc", F_REDC, "MACR: REDC quotients"),
+             ("FLdn", F_LDN, "MOV: load the ALU's modulus (ModAlu)"),
+             ("FDual", F_DUAL, "ADD/SUB: also (a +/- b) -/+ N_A at c (ModAlu)"))
+
+
+def sv_package() -> str:
+    """``rtl/ws/mm_pke_pkg.sv``: the instruction format's constants (opcodes,
+    flag bits, field positions) for the sequencer and the ALUs, generated
+    from :class:`Op`, the ``F_*`` flags and :data:`FIELDS` so that the RTL
+    and the model cannot drift (``python -m montmul.models.pke --sv-package``;
+    tests/test_models_pke.py checks the file equals this text)."""
+    lines = ["// SPDX-License-Identifier: Apache-2.0", "//",
+             "// mm_pke_pkg: the instruction format of the public-key engine mm_pke (docs/pke.md,",
+             "// \"Instruction set\"): opcodes, flag bits and field positions of the 72-bit word, for",
+             "// mm_pke_seq and mm_pke_alu.  Generated from montmul.models.pke (its Op, F_* and FIELDS)",
+             "// by `python -m montmul.models.pke --sv-package`; do not edit (tests/test_models_pke.py",
+             "// checks this file equals the generator's output).",
+             "package mm_pke_pkg;", "",
+             f"  localparam int PkeInstrBits = {INSTR_BITS};  // instruction word",
+             f"  localparam int PkeAddrBits  = {ADDR_BITS};  // bank address; the top bit selects the EBR group",
+             "", "  // opcodes (5 bits)"]
+    for op in Op:
+        name = "Op" + op.name.capitalize()
+        lines.append(f"  localparam logic [4:0] {name:<7} = 5'd{int(op)};")
+    lines += ["", "  // flag bits (indices into the 5-bit flags field; the meaning depends on the opcode)"]
+    for name, bit, what in _SV_FLAGS:
+        lines.append(f"  localparam int {name:<6} = {bit.bit_length() - 1};  // {what}")
+    lines += ["", "  // fields, most significant first: least significant bit and width"]
+    lsb = INSTR_BITS
+    for name, bits in FIELDS:
+        lsb -= bits
+        cap = "Fld" + name.capitalize()
+        lines.append(f"  localparam int {cap + 'Lsb':<12} = {lsb};")
+        lines.append(f"  localparam int {cap + 'Bits':<12} = {bits};")
+    lines += ["", "endpackage", ""]
+    return "\n".join(lines)
+
+
 def format_listing(program: list[Instr]) -> str:
     """The program, one instruction per line: index, word (hex), text, part."""
     width = -(-INSTR_BITS // 4)
@@ -958,7 +1054,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--blind", action="store_true", help="base blinding (r^e, e = 65537, on the engine)")
     ap.add_argument("--layout", type=int, metavar="ELL", help="print the memory map for halves of ELL bits")
     ap.add_argument("--listing", type=int, metavar="ELL", help="print the RSA-CRT program for halves of ELL bits")
+    ap.add_argument("--sv-package", action="store_true", help="print rtl/ws/mm_pke_pkg.sv (the instruction format)")
     args = ap.parse_args(argv)
+    if args.sv_package:
+        print(sv_package(), end="")
+        return 0
     try:
         if args.layout or args.listing:
             ell = args.layout or args.listing

@@ -46,7 +46,7 @@ from .curves import Curve, affine_mul_public
 from .curves import get as get_curve
 from .point import Arith
 
-__all__ = ["Formula", "formulas", "EccBuild", "EccProgram", "program", "scalar_mult", "Run",
+__all__ = ["Formula", "formulas", "EccBuild", "EccProgram", "program", "scalar_mult", "Run", "scalar_windows",
            "run_scalar_mult", "run_double", "base_mult", "split_base", "ecdsa_sign", "ecdsa_verify", "ecdh",
            "figures", "main"]
 
@@ -148,10 +148,17 @@ class EccBuild:
     w: int = 17
     latency: int = 6
     qlat: int = 0
+    mod_alu: bool = False  #: the engine's modular ALU (``pke.Build.mod_alu``): DUAL + SEL per add/sub
+    d: int | None = None  #: the array's quotient delay (default: the smallest legal for the curve)
 
     @property
     def pb(self) -> pke.Build:
-        return pke.Build(self.curve.p.bit_length(), pes=self.pes, w=self.w, latency=self.latency, qlat=self.qlat)
+        return pke.Build(self.curve.p.bit_length(), pes=self.pes, w=self.w, latency=self.latency, qlat=self.qlat,
+                         d=self.d, mod_alu=self.mod_alu)
+
+    def machine(self, ks) -> pke.Machine:
+        b = self.pb
+        return pke.Machine(b.array, ks, mod_alu=b.mod_alu)
 
 
 class _Mem:
@@ -183,6 +190,12 @@ class _Gen:
         self.eb = eb
         b = self.b = eb.pb
         self.m, self.ln, self.j = b.m, b.ln, b.j_out
+        # Words of the ALU ops and copies: every value is below 2Ñ and a sum
+        # below 4Ñ, so words above ceil(bits(4Ñ)/w) are 0 in every slot (the
+        # array writes them 0, the ALU never writes them).  Fewer than m when
+        # Ñ = p (p = -1 mod 2^(w(d+1)), as P-256's p for w(d+1) <= 96).
+        k = ws.precompute(eb.curve.p, b.w, b.d, b.bits)
+        self.na = min(self.m, -(-(4 * k.ntilde).bit_length() // b.w))
         self.dbl, self.add = formulas(eb.curve)
         m = self.m
         mem = self.mem = _Mem()
@@ -238,7 +251,7 @@ class _Gen:
         return a
 
     def mov(self, dst, a, fl=0):
-        self.emit(pke.Instr(pke.Op.MOV, fl, dst, a, n=self.m))
+        self.emit(pke.Instr(pke.Op.MOV, fl, dst, a, n=self.na))
 
     def alu(self, op: str, dst: int, a: int, b: int, fl: int):
         """dst = a ± b mod 2Ñ, with a copy if a and b share a group."""
@@ -247,7 +260,7 @@ class _Gen:
             self.mov(t, b, fl)
             b = t
         frag = pke.mod_add if op == "add" else pke.mod_sub
-        self.emit(*frag(dst, a, b, self.MOD2, self.T1, self.T2, self.m, fl))
+        self.emit(*frag(dst, a, b, self.MOD2, self.T1, self.T2, self.na, fl, dual=self.eb.mod_alu))
 
     # -- one formula -----------------------------------------------------------
     def _groups(self, f: Formula, loc: dict[str, int], qvals: set) -> dict[str, int]:
@@ -398,6 +411,8 @@ class _Gen:
         # Conversion in: X~ = U(x, R^2), Y~ = U(y, R^2), Z~ = R.
         self.part = "conversion in"
         px, py = T(1), T(1) + m
+        if eb.mod_alu:  # the ALUs' modulus for ADD/SUB.DUAL: 2Ñ
+            self.emit(pke.Instr(pke.Op.MOV, pke.F_LDN, self.TMP, self.MOD2, n=self.na))
         self.emit(pke.Instr(pke.Op.JOB, pke.F_LOAD, 0, self.PX, 1, self.MS, m),
                   pke.Instr(pke.Op.PROD, pke.F_STORE, px, 0, self.RR),
                   pke.Instr(pke.Op.JOB, pke.F_LOAD, 0, self.PY, 1, self.MS, m),
@@ -429,7 +444,7 @@ class _Gen:
         if eb.combine:
             self.part = "combine"
             for i in range(3):
-                self.emit(pke.Instr(pke.Op.MOV, h0 | pke.F_XA, self.QF + i * m, self.ACC[i], n=m))
+                self.emit(pke.Instr(pke.Op.MOV, h0 | pke.F_XA, self.QF + i * m, self.ACC[i], n=self.na))
             self.entry(self.QF, [self.QF + i * m for i in range(3)], h0)
             self.formula(self.add, self.ACC, self.ACC, self.qloc(self.QF, False), h0)
         # Affine: Z^(p-2) (table of Z's powers in TAB, stride m), x = X·Z^-1, y = Y·Z^-1, exact.
@@ -547,7 +562,11 @@ class Run:
     trace: list[tuple]
 
 
-def _run(ep: EccProgram, points, scalars, exact: bool = False, compute: bool = True) -> Run:
+def _run(ep: EccProgram, points, scalars, exact: bool = False, compute: bool = True, runner=None) -> Run:
+    """Run ``ep`` on the model, or with ``runner(ep, points, scalars) -> Run``
+    elsewhere (the RTL bench runs the engine's RTL with the same images)."""
+    if runner is not None:
+        return runner(ep, points, scalars)
     b = ep.build.pb
     if compute:
         banks, ks = images(ep, points, scalars)
@@ -555,7 +574,7 @@ def _run(ep: EccProgram, points, scalars, exact: bool = False, compute: bool = T
         banks = [[0] * pke.MEM_WORDS for _ in range(2)]
         k = ws.precompute(ep.build.curve.p, b.w, b.d, b.bits)
         ks = [k, k]
-    res = pke.run(ep.program, banks, pke.Machine(b.array, ks), exact=exact, compute=compute)
+    res = pke.run(ep.program, banks, ep.build.machine(ks), exact=exact, compute=compute)
     pt = None
     if compute:
         rd = lambda name: sum(banks[0][ep.regions[name][0] + i] << (b.w * i) for i in range(b.m))  # noqa: E731
@@ -573,25 +592,31 @@ def _windows(bits: int) -> int:
     return -(-bits // ws.WINDOW)
 
 
+def scalar_windows(bits: int) -> int:
+    """The 4-bit windows of a scalar below 2^bits (an EccBuild's ``windows``)."""
+    return _windows(bits)
+
+
 def run_scalar_mult(curve: Curve | str, k: int, point: tuple[int, int], *, exact: bool = False,
-                    compute: bool = True, **arr) -> Run:
-    """k·P on the engine (both halves run it; the result is half 0's)."""
+                    compute: bool = True, runner=None, **arr) -> Run:
+    """k·P on the engine (both halves run it; the result is half 0's).
+    ``arr``: :class:`EccBuild`'s array fields and ``mod_alu``; ``runner``: see :func:`_run`."""
     c = get_curve(curve) if isinstance(curve, str) else curve
     nb = c.n.bit_length()
     _check_scalar(c, k, nb)
     ep = program(EccBuild(c, _windows(nb), **arr))
-    return _run(ep, [point, point], [k, k], exact, compute)
+    return _run(ep, [point, point], [k, k], exact, compute, runner)
 
 
 def run_double(curve: Curve | str, k0: int, p0: tuple[int, int], k1: int, p1: tuple[int, int], bits: int, *,
-               exact: bool = False, compute: bool = True, **arr) -> Run:
+               exact: bool = False, compute: bool = True, runner=None, **arr) -> Run:
     """k0·P0 + k1·P1 (scalars below 2^bits): k0·P0 on half 0, k1·P1 on half 1,
     the sum on half 0."""
     c = get_curve(curve) if isinstance(curve, str) else curve
     _check_scalar(c, k0, bits)
     _check_scalar(c, k1, bits)
     ep = program(EccBuild(c, _windows(bits), True, **arr))
-    return _run(ep, [p0, p1], [k0, k1], exact, compute)
+    return _run(ep, [p0, p1], [k0, k1], exact, compute, runner)
 
 
 def split_base(c: Curve) -> tuple[int, tuple[int, int]]:
@@ -701,10 +726,13 @@ def formula_cycles(eb: EccBuild) -> dict[str, dict[str, int]]:
         g.emit(pke.Instr(pke.Op.HALT))
         b = eb.pb
         k = ws.precompute(eb.curve.p, b.w, b.d, b.bits)
-        r = pke.run(g.prog, [[0] * pke.MEM_WORDS for _ in range(2)], pke.Machine(b.array, [k, k]), compute=False)
+        prog = g.prog
+        if eb.mod_alu:  # the ALU's modulus, loaded once per program (not counted)
+            prog = [pke.Instr(pke.Op.MOV, pke.F_LDN, g.TMP, g.MOD2, n=g.na)] + prog
+        r = pke.run(prog, [[0] * pke.MEM_WORDS for _ in range(2)], eb.machine([k, k]), compute=False)
         per = {"jobs": 0, "products": r.products, "ALU ops": 0, "copies": 0, "cycles": r.cycles}
         cyc = {"array": 0, "ALU": 0, "copies": 0, "dispatch": r.parts.get("dispatch", 0)}
-        for _, text, _, c in r.trace:
+        for _, text, _, c in r.trace[1 if eb.mod_alu else 0:]:
             op = text.split()[0].split(".")[0]
             if op == "JOB":
                 per["jobs"] += 1
@@ -718,7 +746,11 @@ def formula_cycles(eb: EccBuild) -> dict[str, dict[str, int]]:
         if name == "add":
             cyc["dispatch"] -= 2  # the SETX
             per["cycles"] -= 2
-        per["ALU ops"] //= 3  # one modular add/sub = three stream ops
+        if eb.mod_alu:
+            ldn = r.trace[0][3] + 1
+            cyc["dispatch"] -= 1
+            per["cycles"] -= ldn
+        per["ALU ops"] //= 2 if eb.mod_alu else 3  # one modular add/sub = three stream ops (DUAL, SEL: two)
         out[name] = {**per, **{f"{k} cycles": v for k, v in cyc.items()}}
     return out
 
@@ -773,10 +805,11 @@ def estimates(eb: EccBuild) -> list[dict]:
     add_ops = Formula(add.ops, add.out)
     rows = []
     ring = 2 * max(1, b.pes // k.v)
+    na = _Gen(eb).na  # the ALU ops' words
     for label, lanes, alus, overlap, hide, onepass in CHANGES:
         lanes, alus = (ring, ring) if lanes < 0 else (lanes, alus)
         prod = tm.job(ws.chain_cycles(arr, k, 1, square=False, halves=2, load=not hide)) + tm.dispatch
-        alu = (1 if onepass else 3) * (tm.stream(b.m) + tm.dispatch) + (1 if onepass else 0)
+        alu = (1 if onepass else 2 if eb.mod_alu else 3) * (tm.stream(na) + tm.dispatch) + (1 if onepass else 0)
         d = _dag_makespan(dbl, prod, alu, lanes, alus, overlap)
         a = _dag_makespan(add_ops, prod, alu, lanes, alus, overlap)
         rows.append({"change": label, "lanes": lanes, "product": prod, "mod add/sub": alu, "dbl": d, "add": a})
@@ -792,9 +825,9 @@ def estimate_totals(eb_kp: EccBuild, measured: int, n_dbl: int, n_add: int) -> l
 
 
 def figures(curves=("secp256r1", "secp384r1"), pes: int = 70, w: int = 17, latency: int = 6, qlat: int = 0,
-            mhz: float = 141.0) -> list[dict]:
+            mhz: float = 141.0, mod_alu: bool = False) -> list[dict]:
     rows = []
-    arr = dict(pes=pes, w=w, latency=latency, qlat=qlat)
+    arr = dict(pes=pes, w=w, latency=latency, qlat=qlat, mod_alu=mod_alu)
     for name in curves:
         c = get_curve(name)
         nb = c.n.bit_length()
@@ -814,7 +847,8 @@ PARTS = ("conversion in", "table", "scalar multiplication", "combine", "inversio
          "dispatch")
 
 
-def estimate_rows(curves=("secp256r1", "secp384r1"), pes: int = 70, w: int = 17, mhz: float = 141.0) -> list[dict]:
+def estimate_rows(curves=("secp256r1", "secp384r1"), pes: int = 70, w: int = 17, mhz: float = 141.0,
+                  mod_alu: bool = False) -> list[dict]:
     """Per curve and change: one doubling, one addition, and k·P (ECDH) and
     k·G (sign, split over the halves) estimated (:func:`estimate_totals`)."""
     rows = []
@@ -822,9 +856,9 @@ def estimate_rows(curves=("secp256r1", "secp384r1"), pes: int = 70, w: int = 17,
         c = get_curve(name)
         W = _windows(c.n.bit_length())
         V, _ = split_base(c)
-        ecdh = run_scalar_mult(c, 0, (0, 0), compute=False, pes=pes, w=w)
-        sign = run_double(c, 0, (0, 0), 0, (0, 0), 4 * V, compute=False, pes=pes, w=w)
-        eb = EccBuild(c, W, pes=pes, w=w)
+        ecdh = run_scalar_mult(c, 0, (0, 0), compute=False, pes=pes, w=w, mod_alu=mod_alu)
+        sign = run_double(c, 0, (0, 0), 0, (0, 0), 4 * V, compute=False, pes=pes, w=w, mod_alu=mod_alu)
+        eb = EccBuild(c, W, pes=pes, w=w, mod_alu=mod_alu)
         # ECDH: T[2] and 4(W-1) doublings, 13 table and W-1 window additions; sign: V windows, + the combine
         t1 = estimate_totals(eb, ecdh.cycles, 4 * (W - 1) + 1, (W - 1) + 13)
         t2 = estimate_totals(eb, sign.cycles, 4 * (V - 1) + 1, (V - 1) + 14)
@@ -864,15 +898,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pes", type=int, default=70)
     ap.add_argument("--w", type=int, default=17)
     ap.add_argument("--mhz", type=float, default=141.0)
+    ap.add_argument("--mod-alu", action="store_true", help="the engine with the modular ALU (pke.Build.mod_alu)")
     args = ap.parse_args(argv)
     try:
-        rows = figures(tuple(args.curves), args.pes, args.w, mhz=args.mhz)
+        rows = figures(tuple(args.curves), args.pes, args.w, mhz=args.mhz, mod_alu=args.mod_alu)
         frows = []
         for name in args.curves:
-            eb = EccBuild(get_curve(name), _windows(get_curve(name).n.bit_length()), pes=args.pes, w=args.w)
+            eb = EccBuild(get_curve(name), _windows(get_curve(name).n.bit_length()), pes=args.pes, w=args.w,
+                          mod_alu=args.mod_alu)
             for f, v in formula_cycles(eb).items():
                 frows.append((name, f, v))
-        erows = estimate_rows(tuple(args.curves), args.pes, args.w, args.mhz)
+        erows = estimate_rows(tuple(args.curves), args.pes, args.w, args.mhz, args.mod_alu)
     except (ValueError, KeyError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
