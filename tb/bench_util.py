@@ -37,9 +37,14 @@ def grid(core_name: str):
 
 
 def run_bench(core_name: str, sim: str, width: int, params: dict[str, int], test_file: str,
-              props: bool = False) -> None:
+              props: bool | None = None) -> None:
     """Run the bench module ``test_file``; ``props``: on Verilator, with the
-    port-level properties bound and checked (``montmul.flows.sim.runner.build``)."""
+    port-level properties bound and checked (``montmul.flows.sim.runner.build``);
+    None (the default): for every core on the common interface
+    (``montmul.cores.CORES``), whose ports the properties watch, not for the
+    carry-save units."""
+    if props is None:
+        props = core_name in cores.CORES
     here = Path(test_file).resolve()
     runner.run(
         cores.lookup(core_name),
@@ -52,10 +57,12 @@ def run_bench(core_name: str, sim: str, width: int, params: dict[str, int], test
     )
 
 
-def core_bench(test_file: str, *core_names: str, props: bool = False):
+def core_bench(test_file: str, *core_names: str, props: bool | None = None):
     """A core bench's pytest test (bind it as ``test_<module>``): the cocotb
     tests of ``test_file`` on each core of ``core_names`` over its
-    :func:`grid`, through :func:`run_bench` (``props`` as there).  With more
+    :func:`grid`, through :func:`run_bench` (``props`` as there: by default
+    the port-level properties are checked on Verilator for every core on
+    the common interface).  With more
     than one core, the test takes the core too and its ids begin with the
     core's name."""
     if len(core_names) == 1:
@@ -91,13 +98,19 @@ def props_violation(core_name: str) -> str:
     return (runner.build_dir(core, "verilator", hdl, props=True) / "props_violation.log").read_text()
 
 
+def check_props_live(core_name: str) -> None:
+    """The bound properties are checked: a request that changes while held
+    stops the Verilator simulation on the property module's assertion."""
+    log = props_violation(core_name)
+    assert f"Assertion failed in {cores.lookup(core_name).top}.u_core_props" in log, log[-2000:]
+
+
 def props_live(core_name: str):
-    """A bench's test that the bound properties are checked: a request that
-    changes while held stops the Verilator simulation on the property
-    module's assertion (bind it as ``test_<module>_props_live``)."""
+    """A bench's test of :func:`check_props_live` (bind it as
+    ``test_<module>_props_live``); ``tb/test_props_live.py`` runs it for
+    every core on the common interface."""
     def test() -> None:
-        log = props_violation(core_name)
-        assert f"Assertion failed in {cores.lookup(core_name).top}.u_core_props" in log, log[-2000:]
+        check_props_live(core_name)
     return test
 
 

@@ -2,10 +2,12 @@
 //
 // mm_core_props: the handshake rules of docs/interface.md as formal
 // properties over the ports of one montmul core (or of mm_modexp), for
-// SymbiYosys (formal/, montmul.formal).  It sees only the ports; the formal
-// top that montmul.formal generates instantiates it beside the core.  Read
-// only by the formal flow (Yosys read_verilog -formal), never by synthesis or
-// the simulators.
+// SymbiYosys (montmul.flows.formal) and the Verilator benches.  It sees only
+// the ports: the formal top that montmul.flows.formal generates instantiates
+// it beside the core, and a Verilator bench build binds it to the core
+// (montmul.flows.sim.runner.props_bind, Verilator --assert: an assume is
+// checked like an assert, and a failure stops the simulation).  Never read by
+// synthesis.
 //
 // Assumed of the environment (the requester's side of the rules):
 //   - reset is asserted in the first cycle (rst_ni may drop again at any

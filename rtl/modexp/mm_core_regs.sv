@@ -17,17 +17,8 @@
 module mm_core_regs #(
   parameter int Width = 32  // modulus width k
 ) (
-  input  logic             clk_i,
-  input  logic             rst_ni,
-  input  logic             in_valid_i,
-  output logic             in_ready_o,
-  input  logic [Width:0]   a_i,
-  input  logic [Width:0]   b_i,
-  input  logic [Width-1:0] n_i,
-  output logic             out_valid_o,
-  input  logic             out_ready_i,
-  output logic [Width:0]   s_o,
-  output logic             err_o
+  // the common core interface (docs/interface.md), as the core's
+  `MM_CORE_PORTS
 );
 
   logic             in_valid_q, out_ready_q, in_ready_q, out_valid_q, err_q;

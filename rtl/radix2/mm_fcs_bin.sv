@@ -54,49 +54,35 @@ module mm_fcs_bin #(
   assign cs_in_valid = in_valid_i && conv_idle;
   assign in_ready_o  = cs_in_ready && conv_idle;
 
+  // The carry-save core of the chosen variant (both have the same ports),
+  // the carry words of A and B tied to zero: the operands are binary.
+`define MM_FCS_BIN_CORE(module_name) \
+    module_name #( \
+      .Width     (Width), \
+      .CheckRange(CheckRange), \
+      .CheckMod  (CheckMod) \
+    ) u_core ( \
+      .clk_i      (clk_i), \
+      .rst_ni     (rst_ni), \
+      .in_valid_i (cs_in_valid), \
+      .in_ready_o (cs_in_ready), \
+      .as_i       (a_i), \
+      .ac_i       ({(Width + 1){1'b0}}), \
+      .bs_i       (b_i), \
+      .bc_i       ({(Width + 1){1'b0}}), \
+      .n_i        (n_i), \
+      .out_valid_o(cs_out_valid), \
+      .out_ready_i(cs_out_ready), \
+      .ss_o       (cs_ss), \
+      .sc_o       (cs_sc), \
+      .err_o      (cs_err) \
+    );
   if (Variant == 2) begin : gen_fcs2
-    mm_fcs2 #(
-      .Width     (Width),
-      .CheckRange(CheckRange),
-      .CheckMod  (CheckMod)
-    ) u_core (
-      .clk_i      (clk_i),
-      .rst_ni     (rst_ni),
-      .in_valid_i (cs_in_valid),
-      .in_ready_o (cs_in_ready),
-      .as_i       (a_i),
-      .ac_i       ({(Width + 1){1'b0}}),
-      .bs_i       (b_i),
-      .bc_i       ({(Width + 1){1'b0}}),
-      .n_i        (n_i),
-      .out_valid_o(cs_out_valid),
-      .out_ready_i(cs_out_ready),
-      .ss_o       (cs_ss),
-      .sc_o       (cs_sc),
-      .err_o      (cs_err)
-    );
+    `MM_FCS_BIN_CORE(mm_fcs2)
   end else begin : gen_fcs1
-    mm_fcs1 #(
-      .Width     (Width),
-      .CheckRange(CheckRange),
-      .CheckMod  (CheckMod)
-    ) u_core (
-      .clk_i      (clk_i),
-      .rst_ni     (rst_ni),
-      .in_valid_i (cs_in_valid),
-      .in_ready_o (cs_in_ready),
-      .as_i       (a_i),
-      .ac_i       ({(Width + 1){1'b0}}),
-      .bs_i       (b_i),
-      .bc_i       ({(Width + 1){1'b0}}),
-      .n_i        (n_i),
-      .out_valid_o(cs_out_valid),
-      .out_ready_i(cs_out_ready),
-      .ss_o       (cs_ss),
-      .sc_o       (cs_sc),
-      .err_o      (cs_err)
-    );
+    `MM_FCS_BIN_CORE(mm_fcs1)
   end
+`undef MM_FCS_BIN_CORE
 
   mm_cs2bin #(
     .Width    (Width + 1),

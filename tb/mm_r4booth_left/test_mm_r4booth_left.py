@@ -10,7 +10,6 @@ if os.environ.get("MONTMUL_IN_SIM"):
     # Inside the simulator: the cocotb tests.
     from montmul.flows.sim.suite import *
 else:
-    from bench_util import core_bench, props_live
+    from bench_util import core_bench
 
-    test_mm_r4booth_left = core_bench(__file__, "r4booth_left", props=True)
-    test_mm_r4booth_left_props_live = props_live("r4booth_left")
+    test_mm_r4booth_left = core_bench(__file__, "r4booth_left")

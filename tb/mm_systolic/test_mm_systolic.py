@@ -12,7 +12,6 @@ if os.environ.get("MONTMUL_IN_SIM"):
     # Inside the simulator: the cocotb tests.
     from montmul.flows.sim.suite import *
 else:
-    from bench_util import core_bench, props_live
+    from bench_util import core_bench
 
-    test_mm_systolic = core_bench(__file__, "systolic", props=True)
-    test_mm_systolic_props_live = props_live("systolic")
+    test_mm_systolic = core_bench(__file__, "systolic")

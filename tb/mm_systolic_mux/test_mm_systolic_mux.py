@@ -10,7 +10,6 @@ if os.environ.get("MONTMUL_IN_SIM"):
     # Inside the simulator: the cocotb tests.
     from montmul.flows.sim.suite import *
 else:
-    from bench_util import core_bench, props_live
+    from bench_util import core_bench
 
-    test_mm_systolic_mux = core_bench(__file__, "systolic_mux", props=True)
-    test_mm_systolic_mux_props_live = props_live("systolic_mux")
+    test_mm_systolic_mux = core_bench(__file__, "systolic_mux")

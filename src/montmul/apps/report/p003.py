@@ -204,8 +204,8 @@ def _share_section(data: dict) -> list[str]:
     out = ["", "#### Yosys's `share` pass and the 1024-bit runs", "",
            "synth_ecp5's coarse step runs `share` (SAT-based sharing of multipliers and other wide cells "
            "whose results are never needed in the same cycle). With I = 1 every digit product is unused while "
-           "a request is loaded, so at 1024 bits it SAT-checks the 132 multipliers pairwise: 1 660 of the "
-           "~8 600 pairs took 20 minutes on the shared machine and the run was stopped (docs/dsp.md). The fix "
+           "a request is loaded, so at 1024 bits it SAT-checks the 132 multipliers pairwise (~8 600 pairs, "
+           "each a large SAT problem) and does not finish in useful time (docs/dsp.md). The fix "
            "is a flow option, not an RTL change: `--option share=0` runs the same synth_ecp5 steps with the "
            "coarse step spelled out without `share` (`montmul.flows.synth.flows.ecp5_synth`; the spelled-out script "
            "with `share` gives the same cells as synth_ecp5, checked by `tests/test_synth_share.py`), default "

@@ -51,9 +51,13 @@ def coverage_on(sim: str) -> bool:
 #: The port-level properties of the formal flow (docs/interface.md's
 #: handshake rules), which a Verilator build with ``props`` binds to the core
 #: and checks as assertions (``--assert``: a failure stops the simulation,
-#: and the cocotb test fails).  Icarus 11 has no ``bind``: ``props`` is
-#: ignored there.
+#: and the cocotb test fails).  The same build defines :data:`PROPS_DEFINE`,
+#: so the invariants the RTL keeps for the formal flow (its ``ifdef
+#: MM_FORMAL`` blocks of immediate assertions) are checked every cycle too.
+#: Icarus 11 has no ``bind``: ``props`` is ignored there.
 PROPS_RTL = "formal/mm_core_props.sv"
+#: The define that turns on the RTL's own assertions (never set for synthesis).
+PROPS_DEFINE = "MM_FORMAL"
 
 
 def props_bind(core: Core, width: int, hdl: dict[str, int]) -> str:
@@ -86,7 +90,7 @@ bind {core.top} mm_core_props #(
 
 
 def build_dir(core: Core, sim: str, params: dict[str, int], props: bool = False) -> Path:
-    folder = sim + ("_cov" if coverage_on(sim) else "") + ("_props" if props else "")
+    folder = sim + ("_cov" if coverage_on(sim) else "") + ("_asserts" if props else "")
     return build_root() / folder / f"{core.name}_{param_tag(params)}"
 
 
@@ -102,7 +106,7 @@ def build(core: Core, sim: str, width: int, params: dict[str, int] | None = None
           props: bool = False) -> Path:
     """Build ``core`` at ``width`` for ``sim`` (reused when up to date);
     ``props``: Verilator only, with the port-level properties bound
-    (:data:`PROPS_RTL`)."""
+    (:data:`PROPS_RTL`) and the RTL's own assertions on (:data:`PROPS_DEFINE`)."""
     hdl, bdir = _prepare(core, sim, width, params, props)
     props = props and sim == "verilator"
     build_args: list[str] = []
@@ -120,7 +124,7 @@ def build(core: Core, sim: str, width: int, params: dict[str, int] | None = None
             build_args += ["--coverage-line", "--coverage-toggle"]
     bdir.mkdir(parents=True, exist_ok=True)
     if props:
-        build_args.append("--assert")
+        build_args += ["--assert", f"-D{PROPS_DEFINE}"]
         bind = bdir / "mm_core_props_bind.sv"
         text = props_bind(core, width, hdl)
         if not bind.is_file() or bind.read_text() != text:
