@@ -527,3 +527,9 @@ def test_mod_alu_dual_add_sub():
         pke.run([pke.Instr(pke.Op.MOV, pke.F_LDN, T1, NM, n=m),
                  pke.Instr(pke.Op.ADD, pke.F_DUAL, T1, A, B, T1 + m, n=m), pke.Instr(pke.Op.HALT)], banks,
                 pke.Machine(b.array, [k, k], mod_alu=True))
+
+
+def test_ldn_and_dual_share_the_redc_flag():
+    """mm_pke_alu reads one flag bit (cmd_redc_i) as REDC on MACR, LDN on MOV
+    and DUAL on ADD/SUB."""
+    assert pke.F_LDN == pke.F_DUAL == pke.F_REDC
