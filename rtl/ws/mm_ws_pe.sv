@@ -411,8 +411,8 @@ module mm_ws_pe #(
         fire[k]     = hold_v_q[k] && hold_n_q[k*HoldWidth +: HoldWidth] == '0;
         hold_w_d[k*W +: W] = hold_w_q[k*W +: W];
         hold_v_d[k] = hold_v_q[k] && !fire[k];
-        hold_n_d[k*HoldWidth +: HoldWidth] = hold_n_q[k*HoldWidth +: HoldWidth]
-                                           - HoldWidth'(hold_v_q[k] && !fire[k]);
+        hold_n_d[k*HoldWidth +: HoldWidth] =
+            hold_n_q[k*HoldWidth +: HoldWidth] - HoldWidth'(hold_v_q[k] && !fire[k]);
         if (out_sel_q && {out_chunk_q, out_half_q} == SlotWidth'(k + 2)) begin
           hold_w_d[k*W +: W] = lo_q;
           hold_v_d[k] = 1'b1;
