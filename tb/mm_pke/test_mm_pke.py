@@ -95,6 +95,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
     from cocotb.clock import Clock
     from cocotb.triggers import FallingEdge, RisingEdge
 
+    from montmul.flows.sim import pke_run
     from montmul.models import pke
 
     P = json.loads(os.environ["WS_PARAMS"])
@@ -118,13 +119,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
 
     async def load_program(dut, words: list[int]):
         assert len(words) <= PROG
-        for i, x in enumerate(words):
-            dut.prog_we_i.value = 1
-            dut.prog_addr_i.value = i
-            dut.prog_wdata_i.value = x
-            await FallingEdge(dut.clk_i)
-        dut.prog_we_i.value = 0
-        await FallingEdge(dut.clk_i)
+        await pke_run.load_program(dut, words)  # the RTL driver's (montmul.flows.sim.pke_run)
 
     def region_addrs(lay=None) -> list[int]:
         return sorted({a for addr, size in (lay or LAY).values() for a in range(addr, addr + size)})
