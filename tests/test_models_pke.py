@@ -412,8 +412,16 @@ def test_bad_jobs():
         pke.run([job, pke.Instr(pke.Op.PROD, pke.F_STORE, 100, 0, 200),
                  pke.Instr(pke.Op.PROD, 0, 0, 0, 100), pke.Instr(pke.Op.HALT)], banks, mach)
     with pytest.raises(ValueError, match="the table at"):
-        pke.run([pke.Instr(pke.Op.JOB, pke.F_LOAD, 0, 0, 2, g1, m), pke.Instr(pke.Op.PROD, pke.F_STORE, 100 + 3 * m, 0, 200),
+        pke.run([pke.Instr(pke.Op.SETX, 0, 0, 0, m), pke.Instr(pke.Op.JOB, pke.F_LOAD, 0, 0, 2, g1, m),
+                 pke.Instr(pke.Op.PROD, pke.F_STORE, 100 + 3 * m, 0, 200),
+                 pke.Instr(pke.Op.PROD, pke.F_BTAB, 0, 0, 100), pke.Instr(pke.Op.HALT)], banks, mach)
+    # the table stride is SETX's b: a stride in the JOB or the PROD is refused, not ignored
+    with pytest.raises(ValueError, match="stride is SETX's b"):
+        pke.run([pke.Instr(pke.Op.SETX, 0, 0, 0, m), pke.Instr(pke.Op.JOB, pke.F_LOAD, 0, 0, 1, g1, m),
                  pke.Instr(pke.Op.PROD, pke.F_BTAB, 0, 0, 100, n=m), pke.Instr(pke.Op.HALT)], banks, mach)
+    with pytest.raises(ValueError, match="stride is SETX's b"):
+        pke.run([pke.Instr(pke.Op.SETX, 0, 0, 0, m), pke.Instr(pke.Op.JOB, pke.F_LOAD | pke.F_ATAB, m, 100, 1, g1, m),
+                 pke.Instr(pke.Op.PROD, 0, 0, 0, 200), pke.Instr(pke.Op.HALT)], banks, mach)
     with pytest.raises(ValueError, match="program ends"):
         pke.run([job, pke.Instr(pke.Op.PROD, 0, 0, 0, 200)], banks, mach)
     with pytest.raises(ValueError, match="scaled modulus"):

@@ -6,10 +6,11 @@
 // read port for the sequencer.
 //
 // Read: the address presented in cycle t is registered at the edge ending t
-// (the EBR's address register) and its word is on rdata_o in cycle t + 1;
-// the sequencer presents its next PC every cycle.  Write: the word presented
-// with we_i in cycle t is stored at the edge ending t and read from cycle
-// t + 2 on (a read addressed in t + 1).  The host writes whole 72-bit words;
+// (the EBR's address register) and its word is on rdata_o in cycle t + 2
+// (through the EBR's output register: the block RAM's own clock-to-out
+// stays off the sequencer's paths); the sequencer presents its next PC every
+// cycle.  Write: the word presented with we_i in cycle t is stored at the
+// edge ending t and read from cycle t + 3 on (a read addressed in t + 1).  The host writes whole 72-bit words;
 // a bus window assembles them from narrower writes in a staging register.
 // No reset (block RAM).
 `include "mm_macros.svh"
@@ -37,6 +38,7 @@ module mm_pke_prog #(
 
   logic [InstrBits-1:0] mem_q [Words];
   logic [PcBits-1:0]    raddr_q;
+  logic [InstrBits-1:0] rdata_q;
 
   always_ff @(posedge clk_i) begin
     if (we_i) begin
@@ -56,6 +58,11 @@ module mm_pke_prog #(
     raddr_q <= raddr_i;
   end
 
-  assign rdata_o = mem_q[raddr_q];
+  // the EBR's output register (no reset, no enable: Yosys merges it)
+  always_ff @(posedge clk_i) begin
+    rdata_q <= mem_q[raddr_q];
+  end
+
+  assign rdata_o = rdata_q;
 
 endmodule

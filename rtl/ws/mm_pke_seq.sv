@@ -4,19 +4,25 @@
 // "Instruction set", "Cycles" and "The sequencer in RTL"), cycle-exact with
 // montmul.models.pke.run:
 //
-//   * fetch and decode: the program memory (mm_pke_prog, read latency 1) is
-//     addressed with the next PC every cycle, so the instruction at PC is on
-//     instr_i in every cycle; an instruction is dispatched in the cycle it is
-//     on instr_i and the state allows (Timing.dispatch = 1);
+//   * fetch and decode: the program memory (mm_pke_prog, read latency 2:
+//     the EBR's address and output registers) is addressed with the next PC
+//     every cycle, so the instruction at PC is on instr_i from the second
+//     cycle after the PC changed (Timing.fetch = 2; iv_q marks it); an
+//     instruction is dispatched in a cycle it is on instr_i and the state
+//     allows (Timing.dispatch = 1).  Nothing decoded from instr_i reaches the
+//     program memory's address in the same cycle through the memory itself:
+//     the next PC is formed from registered fields only;
 //   * REP/END: two loop counters (pke.MAX_LOOPS), a taken END costs no cycle;
-//   * SETX and the exponent cursor: one cursor (base, window index) for both
-//     halves, each half's next window read from its bank into a register
-//     whenever the cursor moves, in a cycle the bank port is free;
+//   * SETX and the exponent cursor: one cursor (base, window index, table
+//     stride) for both halves, each half's next window read from its bank
+//     into a register whenever the cursor moves, in a cycle the bank port is
+//     free, and the table offset stride·window registered a cycle later
+//     (toff_q), so no product is formed in a dispatch;
 //   * ALU instructions: the command to each half's mm_pke_alu in the
 //     dispatch cycle, the next dispatch the cycle after half 0's done_o;
 //   * JOB: job_valid in the JOB's second cycle after dispatch (A's address
-//     a + stride·window formed from the window register), then the PROD
-//     words fetched one a cycle into a B queue (two products per half) and
+//     a + stride·window formed from the offset register), then the PROD
+//     words fetched one every two cycles into a B queue (two products per half) and
 //     a store-address FIFO (four per half); the array's load and B requests
 //     answered from the banks two cycles later, its result stream written to
 //     the store addresses; the next instruction dispatched in the cycle of
@@ -136,8 +142,8 @@ module mm_pke_seq #(
                          ErrXa     = 4'd10,  // XA on MACR, or ADD/SUB/SEL XA with a, b in one group
                          ErrLen    = 4'd11;  // ALU op with n = 0 (MACR: or no rows)
 
-  typedef enum logic [2:0] {
-    StIdle, StRun, StWait, StAlu, StJob1, StJob2, StJobRun, StErr
+  typedef enum logic [3:0] {
+    StIdle, StRun, StWait, StWait2, StAlu, StJob1, StJob2, StJobRun, StErr
   } state_e;
 
   // Queue entries {flag, address}: B queue (flag: SQ), store FIFO (flag: ST).
@@ -159,6 +165,8 @@ module mm_pke_seq #(
 
   state_e               st_q, st_d;
   logic [PcBits-1:0]    pc_q, pc_d;
+  logic                 pc_new;          // the PC moves at this cycle's end
+  logic                 iv_q, iv_d, ivp_q;  // instr_i is the word at pc_q
   logic                 err_q, err_d;
   logic [3:0]           ecode_q, ecode_d;
   // loops
@@ -169,11 +177,14 @@ module mm_pke_seq #(
   logic [AddrBits-1:0]  xbase_q, xbase_d;
   logic [9:0]           xidx_q, xidx_d;
   logic [1:0][3:0]      win_q, win_d;
+  logic [AddrBits-1:0]  xstride_q, xstride_d;  // the table stride (SETX's b)
+  logic [1:0][AddrBits-1:0] toff_q, toff_d;    // stride·window, per half
+  logic [1:0]           tok_q, tok_d;          // toff_q is of the current window
   logic [1:0]           wok_q, wok_d, wpend_q, wpend_d, wp1_q, wp1_d, wp2_q, wp2_d;
   logic [1:0][1:0]      wsel1_q, wsel1_d, wsel2_q, wsel2_d;
   logic [1:0]           wg1_q, wg1_d, wg2_q, wg2_d;
   // the running job
-  logic [AddrBits-1:0]  ja_q, ja_d, jm_q, jm_d, jstride_q, jstride_d, jprods_q, jprods_d;
+  logic [AddrBits-1:0]  ja_q, ja_d, jm_q, jm_d, jprods_q, jprods_d;
   logic [9:0]           jwords_q, jwords_d;
   logic                 jtwo_q, jtwo_d, jatab_q, jatab_d;
   logic [1:0]           jdepth_q, jdepth_d;
@@ -235,22 +246,22 @@ module mm_pke_seq #(
   assign is_alu = (f_op >= OpMov) && (f_op <= OpMacr);
   assign stream2 = (f_op == OpAdd) || (f_op == OpSub) || (f_op == OpSel);
   assign wa = xbase_q + AddrBits'(xidx_q[9:2]);
-  // a table entry: base + stride·window (a 13 x 4-bit product)
-  assign tab_addr[0]  = f_b + AddrBits'(f_n) * AddrBits'(win_q[0]);
-  assign tab_addr[1]  = f_b + AddrBits'(f_n) * AddrBits'(win_q[1]);
-  assign atab_addr[0] = jatab_q ? ja_q + jstride_q * AddrBits'(win_q[0]) : ja_q;
-  assign atab_addr[1] = jatab_q ? ja_q + jstride_q * AddrBits'(win_q[1]) : ja_q;
+  // a table entry: base + the registered offset stride·window
+  assign tab_addr[0]  = f_b + toff_q[0];
+  assign tab_addr[1]  = f_b + toff_q[1];
+  assign atab_addr[0] = jatab_q ? ja_q + toff_q[0] : ja_q;
+  assign atab_addr[1] = jatab_q ? ja_q + toff_q[1] : ja_q;
   assign act = {jtwo_q, 1'b1};
 
   // the job's last result word: half 1's (half 0's for an H0 job) of the last product
   assign job_last = res_valid_i && (res_half_i == jtwo_q) && (rx_q[res_half_i] == jwords_q - 10'd1)
                     && (rp_q[res_half_i] == jprods_q - AddrBits'(1));
-  assign disp  = (st_q == StRun) || (st_q == StJobRun && pushed_q == jprods_q && job_last);
-  assign fetch = (st_q == StJobRun) && (pushed_q != jprods_q);
+  assign disp  = iv_q && ((st_q == StRun) || (st_q == StJobRun && pushed_q == jprods_q && job_last));
+  assign fetch = iv_q && (st_q == StJobRun) && (pushed_q != jprods_q);
   assign setx_now = disp && (f_op == OpSetx);
   // a PROD word is taken when both halves' queues have room and its window is read
   assign prod_room = bqn_q[0] != 2'd2 && bqn_q[1] != 2'd2 && sqn_q[0] != 3'd4 && sqn_q[1] != 3'd4
-                     && (!tab || (wok_q[0] && (!jtwo_q || wok_q[1])));
+                     && (!tab || (tok_q[0] && (!jtwo_q || tok_q[1])));
   assign prod_go = fetch && (f_op == OpProd) && prod_room;
 
   // load request: (a_v, M_(v-1)); a_m = 0 and M_(-1) = 0 are not read
@@ -305,7 +316,16 @@ module mm_pke_seq #(
     assign spop[h]  = res_valid_i && (res_half_i == 1'(h)) && r_new;
     assign bpush[h] = prod_go && act[h];
     assign bent[h]  = {f_flags[FBsq], tab ? tab_addr[h] : f_b};
+    // the table offset of the window in win_q, a cycle after it (shifts and adds)
+    assign toff_d[h] = ({AddrBits{win_q[h][0]}} & xstride_q)
+                     + ({AddrBits{win_q[h][1]}} & (xstride_q << 1))
+                     + ({AddrBits{win_q[h][2]}} & (xstride_q << 2))
+                     + ({AddrBits{win_q[h][3]}} & (xstride_q << 3));
+    assign tok_d[h]  = wok_q[h] && wok_d[h];
   end
+  // the word on instr_i is the one at pc_q unless the PC moved in the last
+  // cycle (or the memory has not been read since reset)
+  assign iv_d = ivp_q && !pc_new;
   assign sent = {f_flags[FStore], f_dst};
 
   assign ld_a_o = laz2_q ? '0 : mem_rd_data_i[2 * int'(lh2_q) + int'(lga2_q)];
@@ -377,7 +397,7 @@ module mm_pke_seq #(
       err_now = 1'b1;
       ecode_now = ErrStream;
     end
-    if (st_q == StJob2 && jatab_q && (!wok_q[0] || (jtwo_q && !wok_q[1]))) begin
+    if (st_q == StJob2 && jatab_q && (!tok_q[0] || (jtwo_q && !tok_q[1]))) begin
       err_now = 1'b1;
       ecode_now = ErrWindow;
     end
@@ -433,6 +453,7 @@ module mm_pke_seq #(
   always_comb begin
     st_d      = st_q;
     pc_d      = pc_q;
+    pc_new    = 1'b0;
     err_d     = err_q || err_now;
     ecode_d   = err_q ? ecode_q : ecode_now;
     depth_d   = depth_q;
@@ -441,6 +462,7 @@ module mm_pke_seq #(
     xbase_d   = xbase_q;
     xidx_d    = xidx_q;
     win_d     = win_q;
+    xstride_d = xstride_q;
     wok_d     = wok_q;
     wpend_d   = wpend_q & ~w_issue;
     wp1_d     = w_issue;
@@ -451,7 +473,6 @@ module mm_pke_seq #(
     wg2_d     = wg1_q;
     ja_d      = ja_q;
     jm_d      = jm_q;
-    jstride_d = jstride_q;
     jprods_d  = jprods_q;
     jwords_d  = jwords_q;
     jtwo_d    = jtwo_q;
@@ -550,7 +571,8 @@ module mm_pke_seq #(
           st_d = StRun;
         end
       end
-      StWait: st_d = StRun;
+      StWait:  st_d = StWait2;
+      StWait2: st_d = StRun;
       StAlu: begin
         if (alu_done_i) begin
           st_d = StRun;
@@ -589,11 +611,13 @@ module mm_pke_seq #(
       end
       pushed_d = pushed_q + AddrBits'(1);
       pc_d = pc_q + PcBits'(1);
+      pc_new = 1'b1;
     end
 
     // REP and END (main timeline, or between a JOB's PRODs): no cycle of their own
     if ((disp || fetch) && f_op == OpRep) begin
       pc_d = pc_q + PcBits'(1);
+      pc_new = 1'b1;
       lcnt_d[depth_q[0]]   = f_n;
       lstart_d[depth_q[0]] = pc_q + PcBits'(1);
       depth_d = depth_q + 2'd1;
@@ -602,9 +626,11 @@ module mm_pke_seq #(
       if (lcnt_q[depth_q[0] ^ 1'b1] == 10'd1) begin
         depth_d = depth_q - 2'd1;
         pc_d = pc_q + PcBits'(1);
+        pc_new = 1'b1;
       end else begin
         lcnt_d[depth_q[0] ^ 1'b1] = lcnt_q[depth_q[0] ^ 1'b1] - 10'd1;
         pc_d = lstart_q[depth_q[0] ^ 1'b1];
+        pc_new = 1'b1;
       end
     end
 
@@ -614,6 +640,7 @@ module mm_pke_seq #(
       st_d = StRun;
       if (is_alu) begin
         pc_d = pc_q + PcBits'(1);
+        pc_new = 1'b1;
         alu_valid_o = {!h0, 1'b1};
         xa_d = f_flags[FXA];
         xg_d = f_a[AddrBits-1];
@@ -624,11 +651,14 @@ module mm_pke_seq #(
           done_o = 1'b1;
           st_d = StIdle;
           pc_d = '0;
+          pc_new = 1'b1;
         end
         OpSetx: begin
           pc_d    = pc_q + PcBits'(1);
+          pc_new  = 1'b1;
           xbase_d = f_a;
           xidx_d  = f_n;
+          xstride_d = f_b;
           wok_d   = 2'b00;
           wpend_d = 2'b11;
           wp1_d   = 2'b00;
@@ -637,9 +667,9 @@ module mm_pke_seq #(
         end
         OpJob: begin
           pc_d      = pc_q + PcBits'(1);
+          pc_new    = 1'b1;
           ja_d      = f_a;
           jm_d      = f_c;
-          jstride_d = f_dst;
           jprods_d  = f_b;
           jwords_d  = f_n;
           jtwo_d    = !h0;
@@ -669,6 +699,11 @@ module mm_pke_seq #(
       xbase_q   <= '0;
       xidx_q    <= '0;
       win_q     <= '0;
+      xstride_q <= '0;
+      toff_q    <= '0;
+      tok_q     <= '0;
+      iv_q      <= 1'b0;
+      ivp_q     <= 1'b0;
       wok_q     <= '0;
       wpend_q   <= '0;
       wp1_q     <= '0;
@@ -679,7 +714,6 @@ module mm_pke_seq #(
       wg2_q     <= '0;
       ja_q      <= '0;
       jm_q      <= '0;
-      jstride_q <= '0;
       jprods_q  <= '0;
       jwords_q  <= '0;
       jtwo_q    <= 1'b0;
@@ -720,6 +754,11 @@ module mm_pke_seq #(
       xbase_q   <= xbase_d;
       xidx_q    <= xidx_d;
       win_q     <= win_d;
+      xstride_q <= xstride_d;
+      toff_q    <= toff_d;
+      tok_q     <= tok_d;
+      iv_q      <= iv_d;
+      ivp_q     <= 1'b1;
       wok_q     <= wok_d;
       wpend_q   <= wpend_d;
       wp1_q     <= wp1_d;
@@ -730,7 +769,6 @@ module mm_pke_seq #(
       wg2_q     <= wg2_d;
       ja_q      <= ja_d;
       jm_q      <= jm_d;
-      jstride_q <= jstride_d;
       jprods_q  <= jprods_d;
       jwords_q  <= jwords_d;
       jtwo_q    <= jtwo_d;

@@ -54,11 +54,11 @@ INSTR_BITS = sum(bits for _, bits in FIELDS)  # 72: two 36-bit EBR ports
 
 class Op(IntEnum):
     HALT = 0  #: end of the program
-    JOB = 1  #: start an array job: a = A (or table base), c = M, b = products, n = words m, dst = table stride
-    PROD = 2  #: one product of the running job: b = B (or table base), dst = store address, n = table stride
+    JOB = 1  #: start an array job: a = A (or table base), c = M, b = products, n = words m
+    PROD = 2  #: one product of the running job: b = B (or table base), dst = store address
     REP = 3  #: repeat the block up to the matching END n times (n >= 1, public)
     END = 4  #: end of a REP block
-    SETX = 5  #: exponent cursor: a = exponent base address, n = first window index
+    SETX = 5  #: exponent cursor: a = exponent base address, n = first window index, b = table stride
     MOV = 6  #: dst[i] = a[i], i < n
     CLR = 7  #: dst[i] = 0, i < n
     ADD = 8  #: dst = a + b (n words); flag F = carry out
@@ -125,9 +125,10 @@ class Instr:
     def __str__(self) -> str:
         fl = [name for name, bit in _FLAG_NAMES.get(self.op, ()) if self.flags & bit]
         fl += [name for name, bit in (("H0", F_H0), ("XA", F_XA)) if self.flags & bit]
-        args = {Op.JOB: f"A={self.a} M={self.c} prods={self.b} m={self.n} stride={self.dst}",
-                Op.PROD: f"B={self.b} dst={self.dst} stride={self.n}",
-                Op.REP: f"{self.n}", Op.END: "", Op.HALT: "", Op.SETX: f"exp={self.a} window={self.n}",
+        args = {Op.JOB: f"A={self.a} M={self.c} prods={self.b} m={self.n}",
+                Op.PROD: f"B={self.b} dst={self.dst}",
+                Op.REP: f"{self.n}", Op.END: "", Op.HALT: "",
+                Op.SETX: f"exp={self.a} window={self.n} stride={self.b}",
                 Op.MACR: f"Y={self.dst} q={self.a} B={self.b} rows={self.c} cols={self.n}"}.get(
             self.op, f"dst={self.dst} a={self.a} b={self.b}"
                      + (f" c={self.c}" if self.op in (Op.ADD, Op.SUB) and self.flags & F_DUAL else "")
@@ -158,8 +159,13 @@ def decode(words: list[int]) -> list[Instr]:
 class Timing:
     """Cycle constants of the engine around the array (docs/pke.md, "Cycles").
 
-    ``dispatch``: cycles to fetch and decode an instruction word on the main
-    timeline; ``mem``: EBR read latency (address cycle to data, with the
+    ``dispatch``: cycles to decode an instruction word on the main
+    timeline; ``fetch``: cycles from a PC change to its word in the decode
+    stage (the program memory's address and output registers), so REP and
+    END on the main timeline cost ``fetch - dispatch`` cycles beside their
+    dispatch and a JOB's words are fetched one every ``fetch`` cycles;
+    ``setx``: SETX's cycles beside its dispatch (the first window read, then
+    its table offset stride·window registered); ``mem``: EBR read latency (address cycle to data, with the
     output register); ``mac``: the word multiplier's latency (MULT18X18D with
     input, pipeline and output registers); ``job_start``: from a JOB's issue
     cycle to the edge E that the array accepts it (a cycle to read the window
@@ -167,6 +173,8 @@ class Timing:
     to the array's cycle τ = 0 (docs/ws.md, "Native interface")."""
 
     dispatch: int = 1
+    fetch: int = 2
+    setx: int = 2
     mem: int = 2
     mac: int = 3
     job_start: int = 2
@@ -287,7 +295,7 @@ def run(program: list[Instr], banks: list[list[int]], mach: Machine, exact: bool
     loops: list[list[int]] = []  # [start pc, iterations left]
     flag = [0, 0]
     nalu: list[list[int]] = [[], []]  # the ALUs' modulus N_A (mod_alu), words
-    cursor = [0, 0]  # [exponent base, window index]
+    cursor = [0, 0, 0]  # [exponent base, window index, table stride]
     products = 0
     steps = 0
 
@@ -320,13 +328,15 @@ def run(program: list[Instr], banks: list[list[int]], mach: Machine, exact: bool
             if len(loops) == MAX_LOOPS:
                 raise ValueError(f"pc {pc}: REP nested deeper than {MAX_LOOPS}")
             loops.append([pc + 1, ins.n])
-            note(ins, pc, issue, 0)
+            note(ins, pc, issue, tm.fetch - tm.dispatch)
+            t += tm.fetch - tm.dispatch
             pc += 1
             continue
         if op == Op.END:
             if not loops:
                 raise ValueError(f"pc {pc}: END without REP")
-            note(ins, pc, issue, 0)
+            note(ins, pc, issue, tm.fetch - tm.dispatch)
+            t += tm.fetch - tm.dispatch
             loops[-1][1] -= 1
             if loops[-1][1]:
                 pc = loops[-1][0]
@@ -336,9 +346,9 @@ def run(program: list[Instr], banks: list[list[int]], mach: Machine, exact: bool
             continue
         if op == Op.SETX:
             _span("SETX", ins.a, 1)
-            cursor[:] = [ins.a, ins.n]
-            note(ins, pc, issue, 1)
-            t += 1
+            cursor[:] = [ins.a, ins.n, ins.b]
+            note(ins, pc, issue, tm.setx)
+            t += tm.setx
             pc += 1
             continue
         if op == Op.PROD:
@@ -499,20 +509,28 @@ def _job(program, pc0, banks, mach: Machine, halves, cursor, loops, exact, compu
             raise ValueError(f"pc {pc}: {p.op.name} inside the JOB at pc {pc0} ({len(prods)} of {nprod} products)")
     if len(loops) != depth0:
         raise ValueError(f"pc {pc0}: the JOB's last product is inside an unfinished REP")
+    # Tables: entry j at base + j·stride, the stride SETX's b (the JOB's dst
+    # and a table PROD's n are not used and must be 0).
+    stride = cursor[2]
+    if ins.flags & F_ATAB and ins.dst:
+        raise ValueError(f"pc {pc0}: JOB.ATAB with dst {ins.dst}: the table stride is SETX's b ({stride})")
+    for ppc, p, _ in prods:
+        if p.flags & F_BTAB and p.n:
+            raise ValueError(f"pc {ppc}: PROD.BTAB with n {p.n}: the table stride is SETX's b ({stride})")
     # Rules: a B from an address must not be the previous product's store (use SQ).
     for j in range(1, nprod):
         (_, p, _), (_, prev, _) = prods[j], prods[j - 1]
         if not p.flags & (F_BSQ | F_BTAB) and prev.flags & F_STORE and abs(p.b - prev.dst) < m:
             raise ValueError(f"pc {prods[j][0]}: B at {p.b} overlaps the previous product's result at {prev.dst} "
                              f"(not in memory yet: use SQ)")
-        if p.flags & F_BTAB and prev.flags & F_STORE and p.b - m < prev.dst < p.b + 15 * p.n + m:
+        if p.flags & F_BTAB and prev.flags & F_STORE and p.b - m < prev.dst < p.b + 15 * stride + m:
             raise ValueError(f"pc {prods[j][0]}: the table at {p.b} overlaps the previous product's result "
                              f"at {prev.dst}")
     # A job's first product with SQ: the engine streams B from A's (resolved) address.
     _span(f"pc {pc0} JOB M", ins.c, m)
     a_base = ins.a
     if ins.flags & F_ATAB:
-        _span(f"pc {pc0} JOB table", ins.a, 15 * ins.dst + m)
+        _span(f"pc {pc0} JOB table", ins.a, 15 * stride + m)
     else:
         _span(f"pc {pc0} JOB A", ins.a, m)
     _ports(f"pc {pc0} JOB (A and M load pairs)", a_base, ins.c)
@@ -523,7 +541,7 @@ def _job(program, pc0, banks, mach: Machine, halves, cursor, loops, exact, compu
         if p.flags & F_BSQ:
             bsrc.append(ws.SQUARE)
         elif p.flags & F_BTAB:
-            _span(f"pc {prods[j][0]} PROD table", p.b, 15 * p.n + m)
+            _span(f"pc {prods[j][0]} PROD table", p.b, 15 * stride + m)
             bsrc.append("mem")
         else:
             _span(f"pc {prods[j][0]} PROD B", p.b, m)
@@ -545,14 +563,14 @@ def _job(program, pc0, banks, mach: Machine, halves, cursor, loops, exact, compu
         if _read(bank, ins.c, m, w) != k.mscaled:
             raise ValueError(f"pc {pc0}: M at {ins.c} in bank {h} is not half {h}'s scaled modulus")
         cursor[1] = x0
-        a_addr = ins.a + (ins.dst * _next(bank, cursor) if ins.flags & F_ATAB else 0)
+        a_addr = ins.a + (stride * _next(bank, cursor) if ins.flags & F_ATAB else 0)
         a = _read(bank, a_addr, m, w)
         bs, prev, res = [], a, []
         for j, (_, p, _) in enumerate(prods):
             if p.flags & F_BSQ:
                 b = prev
             elif p.flags & F_BTAB:
-                b = _read(bank, p.b + p.n * _next(bank, cursor), m, w)
+                b = _read(bank, p.b + stride * _next(bank, cursor), m, w)
             else:
                 b = _read(bank, p.b, m, w)
             bs.append(b if isinstance(bsrc[j], str) and bsrc[j] == "mem" else bsrc[j])
@@ -579,8 +597,8 @@ def _job(program, pc0, banks, mach: Machine, halves, cursor, loops, exact, compu
     note(ins, pc0, issue, tm.job(chain), tm.job(chain) - (nprod - 1) * gap)
     for j, (ppc, p, nfetch) in enumerate(prods):
         req = e_edge + load_c + j * gap
-        if j:  # the words fetched since the previous PROD, one per cycle
-            assert (nfetch - prods[j - 1][2]) * tm.dispatch < gap, "the sequencer fetches the next PROD in time"
+        if j:  # the words fetched since the previous PROD, one every tm.fetch cycles
+            assert (nfetch - prods[j - 1][2]) * tm.fetch < gap, "the sequencer fetches the next PROD in time"
         note(p, ppc, req, 0, gap if j else 0)
     return pc, tm.job(chain), nprod
 
@@ -779,14 +797,14 @@ def rsa_crt_program(b: Build) -> list[Instr]:
     # The windows: A = T[e_0], then per further window 4 squarings and T[e_i].
     W = b.windows
     out_b = A["UB"] if b.base_blind else A["COUT"]
-    emit([Instr(Op.SETX, 0, 0, A["EXP"], n=0, part="exponentiation"),
-          Instr(Op.JOB, F_LOAD | F_ATAB, m, T, ws.WINDOW * (W - 1) + W, A["MS"], m, part="exponentiation")])
+    emit([Instr(Op.SETX, 0, 0, A["EXP"], m, n=0, part="exponentiation"),
+          Instr(Op.JOB, F_LOAD | F_ATAB, 0, T, ws.WINDOW * (W - 1) + W, A["MS"], m, part="exponentiation")])
     if W > 1:
         emit([Instr(Op.REP, n=W - 1, part="exponentiation"),
               Instr(Op.REP, n=ws.WINDOW, part="exponentiation"),
               Instr(Op.PROD, F_BSQ, part="exponentiation"),
               Instr(Op.END, part="exponentiation"),
-              Instr(Op.PROD, F_BTAB, 0, 0, T, n=m, part="exponentiation"),
+              Instr(Op.PROD, F_BTAB, 0, 0, T, part="exponentiation"),
               Instr(Op.END, part="exponentiation")])
     emit([Instr(Op.PROD, F_STORE, A["Z"], 0, out_b, part="conversion out")])
     emit(_exact_out(lay, "Z", "MP", b, "reduction"))

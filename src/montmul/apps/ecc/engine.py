@@ -342,7 +342,7 @@ class _Gen:
         def bsrc(v):
             if v in q:
                 addr, tab = q[v]
-                return (pke.F_BTAB, addr, stride) if tab else (0, addr, 0)
+                return (pke.F_BTAB, addr, 0) if tab else (0, addr, 0)
             return (0, loc[v], 0)
 
         for op, dst, x, y in self._order(f):
@@ -430,10 +430,10 @@ class _Gen:
             self.entry(T(j), outs)
         # The windows.
         self.part = "scalar multiplication"
-        self.emit(pke.Instr(pke.Op.SETX, 0, 0, self.EXPK, n=0))
+        self.emit(pke.Instr(pke.Op.SETX, 0, 0, self.EXPK, E, n=0))
         for i in range(3):
             self.emit(pke.Instr(pke.Op.JOB, pke.F_LOAD, 0, self.ONE0, 1, self.MS, m),
-                      pke.Instr(pke.Op.PROD, pke.F_BTAB | pke.F_STORE, self.ACC[i], 0, self.TAB + i * m, n=E))
+                      pke.Instr(pke.Op.PROD, pke.F_BTAB | pke.F_STORE, self.ACC[i], 0, self.TAB + i * m))
         if eb.windows > 1:
             self.emit(pke.Instr(pke.Op.REP, n=eb.windows - 1), pke.Instr(pke.Op.REP, n=ws.WINDOW))
             self.formula(self.dbl, self.ACC, self.ACC, None)
@@ -456,13 +456,13 @@ class _Gen:
         prods += [pke.Instr(pke.Op.PROD, pke.F_STORE, it + jj * m, 0, it + m) for jj in range(3, 16)]
         self.emit(pke.Instr(pke.Op.JOB, h0 | pke.F_LOAD, 0, it + m, len(prods), self.MS, m), *prods)
         wi = self.wi
-        self.emit(pke.Instr(pke.Op.SETX, 0, 0, self.EXPI, n=0),
-                  pke.Instr(pke.Op.JOB, h0 | pke.F_LOAD | pke.F_ATAB, m, it, ws.WINDOW * (wi - 1) + wi,
+        self.emit(pke.Instr(pke.Op.SETX, 0, 0, self.EXPI, m, n=0),
+                  pke.Instr(pke.Op.JOB, h0 | pke.F_LOAD | pke.F_ATAB, 0, it, ws.WINDOW * (wi - 1) + wi,
                             self.MS, m))
         if wi > 1:
             self.emit(pke.Instr(pke.Op.REP, n=wi - 1), pke.Instr(pke.Op.REP, n=ws.WINDOW),
                       pke.Instr(pke.Op.PROD, pke.F_BSQ), pke.Instr(pke.Op.END),
-                      pke.Instr(pke.Op.PROD, pke.F_BTAB, 0, 0, it, n=m), pke.Instr(pke.Op.END))
+                      pke.Instr(pke.Op.PROD, pke.F_BTAB, 0, 0, it), pke.Instr(pke.Op.END))
         self.emit(pke.Instr(pke.Op.PROD, pke.F_STORE, self.ZI, 0, self.ONE))
         self.part = "conversion out"
         for acc, o in ((self.ACC[0], self.OX), (self.ACC[1], self.OY)):
@@ -720,7 +720,7 @@ def formula_cycles(eb: EccBuild) -> dict[str, dict[str, int]]:
     out = {}
     for name in ("dbl", "add"):
         g = _Gen(eb)
-        g.prog = [pke.Instr(pke.Op.SETX, 0, 0, g.EXPK, n=0)] if name == "add" else []
+        g.prog = [pke.Instr(pke.Op.SETX, 0, 0, g.EXPK, g.ncomp * g.m, n=0)] if name == "add" else []
         f = g.dbl if name == "dbl" else g.add
         g.formula(f, g.ACC, g.ACC, g.qloc(g.TAB, True) if name == "add" else None)
         g.emit(pke.Instr(pke.Op.HALT))
@@ -729,7 +729,8 @@ def formula_cycles(eb: EccBuild) -> dict[str, dict[str, int]]:
         prog = g.prog
         if eb.mod_alu:  # the ALU's modulus, loaded once per program (not counted)
             prog = [pke.Instr(pke.Op.MOV, pke.F_LDN, g.TMP, g.MOD2, n=g.na)] + prog
-        r = pke.run(prog, [[0] * pke.MEM_WORDS for _ in range(2)], eb.machine([k, k]), compute=False)
+        mach = eb.machine([k, k])
+        r = pke.run(prog, [[0] * pke.MEM_WORDS for _ in range(2)], mach, compute=False)
         per = {"jobs": 0, "products": r.products, "ALU ops": 0, "copies": 0, "cycles": r.cycles}
         cyc = {"array": 0, "ALU": 0, "copies": 0, "dispatch": r.parts.get("dispatch", 0)}
         for _, text, _, c in r.trace[1 if eb.mod_alu else 0:]:
@@ -744,8 +745,9 @@ def formula_cycles(eb: EccBuild) -> dict[str, dict[str, int]]:
                 per["copies"] += 1
                 cyc["copies"] += c
         if name == "add":
-            cyc["dispatch"] -= 2  # the SETX
-            per["cycles"] -= 2
+            setx = mach.timing.dispatch + mach.timing.setx  # the SETX
+            cyc["dispatch"] -= setx
+            per["cycles"] -= setx
         if eb.mod_alu:
             ldn = r.trace[0][3] + 1
             cyc["dispatch"] -= 1
