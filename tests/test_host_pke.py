@@ -19,7 +19,7 @@ from montmul.host.pke import MAGIC, PkeDevice, PkeError, _runs, place
 from montmul.models import pke
 
 #: The bench's build: ℓ = 256 on P = 10, w = 17 (d = 2, c = 2, m = 19).
-HW = {"pes": 10, "w": 17, "d": 2, "c": 2, "dsp": 3, "loop": 0, "m": 19, "prog": 64}
+HW = {"pes": 10, "w": 17, "d": 2, "c": 2, "dsp": 3, "loop": 0, "m": 19, "prog": 64, "mod_alu": 0}
 
 
 class FakeBus:
@@ -36,6 +36,7 @@ class FakeBus:
             | place("PIPE", "LATENCY", h["dsp"] + 3 + h["loop"]),
             rm.SIZES: place("SIZES", "MAX_WORDS", h["m"]) | place("SIZES", "PROG_WORDS", h["prog"]),
             rm.MEMORY: place("MEMORY", "BANK_WORDS", pke.MEM_WORDS) | place("MEMORY", "INSTR_BITS", pke.INSTR_BITS),
+            rm.OPTIONS: place("OPTIONS", "MOD_ALU", h["mod_alu"]),
         }
         self.writes: list[tuple[int, int]] = []
 
@@ -57,6 +58,7 @@ def test_open_reads_the_build():
     dev, _ = opened()
     i = dev.info
     assert (i.pes, i.w, i.d, i.c, i.latency, i.max_words, i.prog_words) == (10, 17, 2, 2, 6, 19, 64)
+    assert i.mod_alu == 0 and opened(mod_alu=1)[0].info.mod_alu == 1
 
 
 def test_open_rejects_another_block():
@@ -137,6 +139,36 @@ def test_rsa_crt_rejects_bad_inputs_before_the_bus(args, msg):
     dev, bus = opened()
     with pytest.raises(ValueError, match=msg):
         asyncio.run(dev.rsa_crt(*args))
+    assert bus.writes == []
+
+
+def test_ecc_build_follows_the_modular_alu():
+    """The ECC program's build: the hardware's array, mod_alu as OPTIONS.MOD_ALU says;
+    a mod_alu program on an engine without the modular ALU is refused."""
+    dev, _ = opened(mod_alu=1)
+    eb = dev.ecc_build("secp256r1", 64)
+    assert eb.mod_alu and (eb.pes, eb.w, eb.d, eb.pb.m) == (10, 17, 2, 19)
+    assert not dev.ecc_build("secp256r1", 64, mod_alu=False).mod_alu
+    dev, _ = opened()
+    assert not dev.ecc_build("secp256r1", 64).mod_alu
+    with pytest.raises(ValueError, match="modular ALU"):
+        dev.ecc_build("secp256r1", 64, mod_alu=True)
+
+
+def test_ecc_rejects_bad_inputs_before_the_bus():
+    from montmul.apps.ecc.curves import get
+
+    c = get("secp256r1")
+    G = (c.gx, c.gy)
+    dev, bus = opened()
+    for args, msg in (((c, 1 << 256, G), "scalar outside"), ((c, 5, (c.gx, c.gy + 1)), "not an affine point"),
+                      ((c, 5, G), "program memory 64")):
+        with pytest.raises(ValueError, match=msg):
+            asyncio.run(dev.scalar_mult(*args))
+    with pytest.raises(ValueError, match="private key outside"):
+        asyncio.run(dev.ecdh(c, 0, b"\x04"))
+    with pytest.raises(ValueError):
+        asyncio.run(dev.ecdh(c, 5, b"\x04\x01"))
     assert bus.writes == []
 
 

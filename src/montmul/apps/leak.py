@@ -160,8 +160,10 @@ def format_report(rep: LeakReport) -> str:
         vals = ", ".join(f"bit {p}: {v:.2f}" if p.isdigit() else f"{p.replace('_', ' ')}: {v:g}"
                          for p, v in d.items())
         lines.append(f"    {op}: {vals}")
+    if rep.rtl:
+        lines.append(f"  through mm_pke's RTL ({rep.rtl[0]['sim']}):")
     for row in rep.rtl:
-        lines.append(f"    RTL {row['sim']}: {row['cycles']:7d}  {row['case']}: cycles as the model "
+        lines.append(f"    {row['cycles']:7d}  {row['case']}: cycles as the model "
                      f"{'yes' if row['cycles_equal'] else 'NO'}, dispatch trace as the model "
                      f"{'yes' if row['trace_equal'] else 'NO'}, result {'right' if row['result_ok'] else 'WRONG'}")
     if rep.constant_time and rep.runs:
