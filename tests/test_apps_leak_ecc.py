@@ -144,14 +144,12 @@ def test_cli_secp160r1_kp(capsys):
     assert a["constant_time"] and a["runs"] > 20 and a["width"] == 160 and "k·P" in a["core"]
 
 
-@pytest.mark.full
 @pytest.mark.parametrize("curve", ["secp256r1", "secp384r1"])
 def test_cli_standard_curves(capsys, curve):
     code, out, _ = run(capsys, "leak", "--core", "ws", "--engine", "pke", "--ecc", curve, "--samples", 2)
     assert code == 0 and out.count("verdict: constant time") == 2
 
 
-@pytest.mark.full
 def test_rtl_sample_verilator():
     """Chosen scalars through mm_pke's RTL (pke_sim): cycles, dispatches and
     the point equal to the model's."""

@@ -303,8 +303,8 @@ class PkeDevice:
                 await self.write_bank(h, lo, banks[h][lo:hi])
         done = await self.run()
         b = ep.build.pb
-        x, y = (sum(v << (b.w * i) for i, v in enumerate(await self.read_bank(0, ep.regions[r][0], b.m)))
-                for r in ("XOUT", "YOUT"))
+        x, y = [sum(v << (b.w * i) for i, v in enumerate(words))
+                for words in [await self.read_bank(0, ep.regions[r][0], b.m) for r in ("XOUT", "YOUT")]]
         pt = None if (x, y) == (0, 0) else (x, y)  # (0, 0) is on no curve with b != 0 (engine.py)
         return pt, PkeRun(x, done.cycles, done.status)
 
