@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The timing-leak audit of the public-key engine's ECC programs
 (montmul.apps.leak.audit_pke_ecc, ``montmul leak --engine pke --ecc``):
-constant on the generated programs, and flagged for runners whose cycles or
+constant on the generated programs (k·P, u1·G + u2·Q, k·G), and flagged for runners whose cycles or
 whose dispatch order depend on the scalar."""
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ def test_chosen_scalars_cover_the_corners():
 
 def test_the_ecc_programs_are_constant_time():
     c = small_curve()
-    kp, dbl = audit_pke_ecc(c, samples=2, pes=8)
-    for rep in (kp, dbl):
+    kp, dbl, kg = audit_pke_ecc(c, samples=2, pes=8)
+    for rep in (kp, dbl, kg):
         assert rep.constant_time and not rep.drivers, format_report(rep)
         assert rep.random["min"] == rep.random["max"] > 0
         assert all(row["trace_equal"] and row["cycles"] == rep.random["min"] for row in rep.chosen)
@@ -47,6 +47,8 @@ def test_the_ecc_programs_are_constant_time():
     # every random, chosen, base and family run is counted
     assert kp.runs == 2 + len(kp.chosen) + 1 + 2 * 3 and set(kp.influence) == {"scalar", "point"}
     assert dbl.runs == 2 + len(dbl.chosen) + 1 + 3 * 3 and set(dbl.influence) == {"u1", "u2", "point Q"}
+    assert kg.runs == 2 + len(kg.chosen) + 1 + 3 and set(kg.influence) == {"scalar"}
+    assert "k·G" in kg.core and kg.random["min"] == E.base_mult(c, 0, compute=False, pes=8).cycles
     # the cycles are the model's cycles-only count of the program, not a figure of the audit's own
     assert kp.random["min"] == E.run_scalar_mult(c, 0, (c.gx, c.gy), compute=False, pes=8).cycles
     assert "verdict: constant time" in format_report(kp)
@@ -147,13 +149,14 @@ def test_cli_secp160r1_kp(capsys):
 @pytest.mark.parametrize("curve", ["secp256r1", "secp384r1"])
 def test_cli_standard_curves(capsys, curve):
     code, out, _ = run(capsys, "leak", "--core", "ws", "--engine", "pke", "--ecc", curve, "--samples", 2)
-    assert code == 0 and out.count("verdict: constant time") == 2
+    assert code == 0 and out.count("verdict: constant time") == 3
 
 
 def test_rtl_sample_verilator():
     """Chosen scalars through mm_pke's RTL (pke_sim): cycles, dispatches and
     the point equal to the model's."""
     c = small_curve()
-    (rep,) = audit_pke_ecc(c, samples=1, pes=8, ops=("k·P",), sim="verilator", rtl_samples=2)
-    assert rep.constant_time and len(rep.rtl) == 2
-    assert all(r["cycles_equal"] and r["trace_equal"] and r["result_ok"] and r["dispatches"] > 100 for r in rep.rtl)
+    for rep in audit_pke_ecc(c, samples=1, pes=8, ops=("k·P", "k·G"), sim="verilator", rtl_samples=2):
+        assert rep.constant_time and len(rep.rtl) == 2, format_report(rep)
+        assert all(r["cycles_equal"] and r["trace_equal"] and r["result_ok"] and r["dispatches"] > 100
+                   for r in rep.rtl)

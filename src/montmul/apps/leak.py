@@ -319,8 +319,9 @@ def audit_runs(what: str, width: int, run, random_cases: list, chosen_cases: lis
 # --------------------------------------------------------------------------
 # The public-key engine mm_pke: the ECC programs
 
-#: The ECC operations the audit runs: k·P (ECDH's) and u1·G + u2·Q (ECDSA verification's)
-ECC_OPS = ("k·P", "u1·G + u2·Q")
+#: The ECC operations the audit runs: k·P (ECDH's), u1·G + u2·Q (ECDSA
+#: verification's) and k·G with the scalar split over the halves (signing's)
+ECC_OPS = ("k·P", "u1·G + u2·Q", "k·G")
 
 
 def ecc_chosen_scalars(n: int, bits: int) -> list[tuple[str, int]]:
@@ -356,10 +357,12 @@ def audit_pke_ecc(curve, samples: int = 20, seed: int = 1, pes: int | None = Non
     chosen scalars of :func:`ecc_chosen_scalars` on one point, and two
     one-factor families around a base (another scalar, another point).
     u1·G + u2·Q: random (u1, u2, Q), each chosen scalar as u1 and as u2 and
-    both equal, and three families (u1, u2, Q).  Every run computes the
-    point on the engine's cycle-exact model (``pke.run``; checked against
-    the affine reference: RuntimeError if it differs) and records its cycles
-    and dispatch trace (every executed instruction: pc, text, issue cycle,
+    both equal, and three families (u1, u2, Q).  k·G (``engine.base_mult``:
+    the low and high windows of k on the two halves, then their sum):
+    random and chosen scalars, one family.  Every run computes the point on
+    the engine's cycle-exact model (``pke.run``; checked against the affine
+    reference: RuntimeError if it differs) and records its cycles and
+    dispatch trace (every executed instruction: pc, text, issue cycle,
     cycles); the verdict is :func:`audit_runs`'s, with the cycles-only count
     as the reference.  ``sim`` "icarus" or "verilator": also ``rtl_samples``
     runs through mm_pke's RTL (``pke_sim.simulate``, one build): the scalars
@@ -377,13 +380,15 @@ def audit_pke_ecc(curve, samples: int = 20, seed: int = 1, pes: int | None = Non
     c = get(curve)
     for op in ops:
         if op not in ECC_OPS:
-            raise ValueError(f"unknown ECC operation {op!r}; use {' or '.join(ECC_OPS)}")
+            raise ValueError(f"unknown ECC operation {op!r}; use one of {', '.join(ECC_OPS)}")
     if sim not in ("model", "icarus", "verilator"):
         raise ValueError(f"unknown simulator {sim!r}; use model, icarus or verilator")
     rng = random.Random(seed)
     nb = c.n.bit_length()
     arr = {"mod_alu": mod_alu, **({} if pes is None else {"pes": pes})}
     G = (c.gx, c.gy)
+    V, G1 = E.split_base(c)
+    mask = (1 << (4 * V)) - 1
 
     def rpoint():
         return affine_mul_public(c, rng.randrange(1, c.n), G)
@@ -395,29 +400,41 @@ def audit_pke_ecc(curve, samples: int = 20, seed: int = 1, pes: int | None = Non
         if got != want:
             raise RuntimeError(f"the engine's model computes a wrong point for {c.name} {label}")
 
+    def mul(k, P):
+        return affine_mul_public(c, k, P)
+
+    #: per operation: case -> (the halves' points, their scalars, the point to expect)
+    inputs = {
+        "k·P": lambda k, P: ([P, P], [k, k], mul(k, P)),
+        "u1·G + u2·Q": lambda u1, u2, Q: ([G, Q], [u1, u2], affine_add_public(c, mul(u1, G), mul(u2, Q))),
+        "k·G": lambda k: ([G, G1], [k & mask, k >> (4 * V)], mul(k, G)),
+    }
     chosen_k = ecc_chosen_scalars(c.n, nb)
+    top = (1 << nb) - 1
+    rtl_k = [("n - 1", c.n - 1), ("2^bits - 1", top), ("2^(bits-1)", 1 << (nb - 1)), ("0", 0), ("1", 1), ("n", c.n)]
+    nf = max(3, samples // 4)
     reports = []
     for op in ops:
         if op == "k·P":
             def one(case):
                 k, P = case
                 r = E.run_scalar_mult(c, k, P, runner=runner, **arr)
-                check(r.point, affine_mul_public(c, k, P), f"k·P, k = {k:#x}")
+                check(r.point, inputs[op](*case)[2], f"k·P, k = {k:#x}")
                 return r.cycles, r.trace
 
             P0 = rpoint()
             base = (rscalar(), P0)
             rand = [(rscalar(), rpoint()) for _ in range(samples)]
             chosen = [(f"k = {lab}", (k, P0)) for lab, k in chosen_k]
-            nf = max(3, samples // 4)
             fams = {"scalar": [(rscalar(), P0) for _ in range(nf)], "point": [(base[0], rpoint()) for _ in range(nf)]}
             ref = E.run_scalar_mult(c, 0, G, compute=False, **arr).cycles
-        else:
+            eb = E.EccBuild(c, E.scalar_windows(nb), False, **arr)
+            picks = [(f"k = {lab}", (k, P0)) for lab, k in rtl_k]
+        elif op == "u1·G + u2·Q":
             def one(case):
                 u1, u2, Q = case
                 r = E.run_double(c, u1, G, u2, Q, nb, runner=runner, **arr)
-                want = affine_add_public(c, affine_mul_public(c, u1, G), affine_mul_public(c, u2, Q))
-                check(r.point, want, f"u1·G + u2·Q, u1 = {u1:#x}, u2 = {u2:#x}")
+                check(r.point, inputs[op](*case)[2], f"u1·G + u2·Q, u1 = {u1:#x}, u2 = {u2:#x}")
                 return r.cycles, r.trace
 
             Q0 = rpoint()
@@ -426,26 +443,33 @@ def audit_pke_ecc(curve, samples: int = 20, seed: int = 1, pes: int | None = Non
             chosen = [(f"u1 = {lab}", (k, base[1], Q0)) for lab, k in chosen_k] + \
                 [(f"u2 = {lab}", (base[0], k, Q0)) for lab, k in chosen_k] + \
                 [(f"u1 = u2 = {lab}", (k, k, Q0)) for lab, k in chosen_k]
-            nf = max(3, samples // 4)
             fams = {"u1": [(rscalar(), base[1], Q0) for _ in range(nf)],
                     "u2": [(base[0], rscalar(), Q0) for _ in range(nf)],
                     "point Q": [(base[0], base[1], rpoint()) for _ in range(nf)]}
             ref = E.run_double(c, 0, G, 0, G, nb, compute=False, **arr).cycles
-        eb = E.EccBuild(c, E.scalar_windows(nb), op != "k·P", **arr)
+            eb = E.EccBuild(c, E.scalar_windows(nb), True, **arr)
+            picks = [(f"u1 = {rtl_k[i][0]}, u2 = {rtl_k[j][0]}", (rtl_k[i][1], rtl_k[j][1], Q0))
+                     for i, j in ((0, 0), (1, 3), (3, 1), (2, 4), (4, 5), (5, 2))]
+        else:  # k·G
+            def one(case):
+                (k,) = case
+                r = E.base_mult(c, k, runner=runner, **arr)
+                check(r.point, inputs[op](*case)[2], f"k·G, k = {k:#x}")
+                return r.cycles, r.trace
+
+            base = (rscalar(),)
+            rand = [(rscalar(),) for _ in range(samples)]
+            chosen = [(f"k = {lab}", (k,)) for lab, k in chosen_k]
+            fams = {"scalar": [(rscalar(),) for _ in range(nf)]}
+            ref = E.base_mult(c, 0, compute=False, **arr).cycles
+            eb = E.EccBuild(c, V, True, **arr)
+            picks = [(f"k = {lab}", (k,)) for lab, k in rtl_k]
         b = eb.pb
         what = f"mm_pke ECC {op} on {c.name} (P={b.pes}, w={b.w}, d={b.d}" + (", ModAlu" if mod_alu else "") + ")"
         rep = audit_runs(what, c.p.bit_length(), one, rand, chosen, base, fams, ref)
         if sim != "model" and rtl_samples:
-            top = (1 << nb) - 1
-            ks = [("n - 1", c.n - 1), ("2^bits - 1", top), ("2^(bits-1)", 1 << (nb - 1)), ("0", 0), ("1", 1),
-                  ("n", c.n)]
-            if op == "k·P":
-                picks = [(f"k = {lab}", (k, base[1])) for lab, k in ks]
-            else:
-                picks = [(f"u1 = {ks[i][0]}, u2 = {ks[j][0]}", (ks[i][1], ks[j][1], base[2]))
-                         for i, j in ((0, 0), (1, 3), (3, 1), (2, 4), (4, 5), (5, 2))]
             picks += [(f"random {i}", case) for i, case in enumerate(rand)]
-            rep.rtl = _ecc_on_rtl(eb, picks[:rtl_samples], sim)
+            rep.rtl = _ecc_on_rtl(eb, [(lab, *inputs[op](*case)) for lab, case in picks[:rtl_samples]], sim)
             rep.sim = f"model + {sim}"
             ok = all(r["cycles"] == rep.random["min"] and r["cycles_equal"] and r["trace_equal"] and r["result_ok"]
                      for r in rep.rtl)
@@ -456,29 +480,19 @@ def audit_pke_ecc(curve, samples: int = 20, seed: int = 1, pes: int | None = Non
     return reports
 
 
-def _ecc_on_rtl(eb, cases: list[tuple[str, tuple]], sim: str) -> list[dict]:
-    """Run the (label, case) list of :func:`audit_pke_ecc` through mm_pke's RTL
-    in one simulator process; a row per case."""
+def _ecc_on_rtl(eb, cases: list[tuple], sim: str) -> list[dict]:
+    """Run ``eb``'s program for each (label, points, scalars, expected point)
+    through mm_pke's RTL in one simulator process; a row per case."""
     from ..flows.sim import pke_sim
     from ..models import pke
     from .ecc import engine as E
-    from .ecc.curves import affine_add_public, affine_mul_public
 
-    c, ep = eb.curve, E.program(eb)
+    ep = E.program(eb)
     b = eb.pb
-    G = (c.gx, c.gy)
     words = 1 << max(9, (len(ep.program) - 1).bit_length())
     addrs = sorted({a for addr, size in ep.regions.values() for a in range(addr, addr + size)})
     reqs, wants = [], []
-    for _, case in cases:
-        if eb.combine:
-            u1, u2, Q = case
-            pts, ks = [G, Q], [u1, u2]
-            want_pt = affine_add_public(c, affine_mul_public(c, u1, G), affine_mul_public(c, u2, Q))
-        else:
-            k, P = case
-            pts, ks = [P, P], [k, k]
-            want_pt = affine_mul_public(c, k, P)
+    for _, pts, ks, want_pt in cases:
         banks, kk = E.images(ep, pts, ks)
         res = pke.run(ep.program, [x[:] for x in banks], eb.machine(kk))
         want_disp = [(issue, pc) for pc, text, issue, _ in res.trace if not text.startswith("PROD")]
@@ -487,7 +501,7 @@ def _ecc_on_rtl(eb, cases: list[tuple[str, tuple]], sim: str) -> list[dict]:
         wants.append((res.cycles, want_disp, want_pt))
     resps = pke_sim.simulate(b, reqs, sim=sim, prog_words=words)
     rows = []
-    for (lab, _), resp, (cyc, disp, pt) in zip(cases, resps, wants):
+    for (lab, *_), resp, (cyc, disp, pt) in zip(cases, resps, wants):
         x, y = (pke_sim.value(w_, b.w) for w_ in resp.words)
         got = None if (x, y) == (0, 0) else (x, y)
         rows.append({"case": lab, "sim": sim, "cycles": resp.cycles, "cycles_equal": resp.cycles == cyc and not resp.err,

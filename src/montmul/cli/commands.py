@@ -6,7 +6,7 @@
     montmul cycles --core NAME --width K --samples S [--seed X] [--sim ...] [--jobs J] [--json]
     montmul table3 [--samples S] [--widths 1024,2048] [--json]
     montmul leak --core NAME --width K [--samples S] [--sim ...] [--json]
-    montmul leak --core ws --engine pke (--width K | --ecc CURVE [--ecc-op kp|double] [--mod-alu] [--rtl-samples R])
+    montmul leak --core ws --engine pke (--width K | --ecc CURVE [--ecc-op kp|double|kg] [--mod-alu] [--rtl-samples R])
                  [--pes P] [--samples S] [--sim ...] [--json]
     montmul demo [--samples S] [--sim ...]
     montmul synth --core NAME[,..] --width K[,..] --target ecp5|asic|xilinx[,..] [--param P=V] [--option O=V] [--engine [modexp|crt|regs]] [--instances] [--critical-path]
@@ -273,7 +273,7 @@ def cmd_leak(args) -> int:
 
 
 #: --ecc-op's names of the ECC operations (montmul.apps.leak.ECC_OPS)
-ECC_LEAK_OPS = {"kp": "k·P", "double": "u1·G + u2·Q"}
+ECC_LEAK_OPS = {"kp": "k·P", "double": "u1·G + u2·Q", "kg": "k·G"}
 
 
 def _leak_ecc(args) -> int:
@@ -635,11 +635,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="--engine pke: the array's PEs (default 66 for RSA, 70 for --ecc)")
     lk.add_argument("--ecc", metavar="CURVE", default=None,
                     help="--engine pke: audit the ECC programs on CURVE (secp256r1, secp384r1, ...; --width is its "
-                         "field length) instead of RSA-CRT: k·P and u1·G + u2·Q over --samples random and the "
+                         "field length) instead of RSA-CRT: k·P, u1·G + u2·Q and k·G over --samples random and the "
                          "chosen scalars; exit status 1 unless every run has the same cycles and dispatch trace")
     lk.add_argument("--ecc-op", action="append", choices=tuple(ECC_LEAK_OPS), default=None,
-                    help="--ecc: the operation to audit, kp (k·P) or double (u1·G + u2·Q); repeatable "
-                         "(default both)")
+                    help="--ecc: the operation to audit, kp (k·P: ECDH), double (u1·G + u2·Q: ECDSA "
+                         "verification) or kg (k·G split over the halves: ECDSA signing); repeatable (default all)")
     lk.add_argument("--mod-alu", action="store_true",
                     help="--ecc: the engine with the modular ALU (mm_pke's ModAlu = 1)")
     lk.add_argument("--rtl-samples", type=positive_int, default=None,
