@@ -63,6 +63,12 @@ CASES = [
     (256, 22, 17, ("verilator",), True, 0, "secp256r1"),
     (384, 34, 17, ("verilator",), True, 1, "secp384r1"),
 ]
+#: Yosys' reading of the RTL (bench_util.yosys_netlist) on Verilator: the
+#: synthesized engine is the simulated one (under ``full``)
+NETLIST_CASES = [
+    (16, 8, 17, True, 1, "small"),  # the ALU's MACR and DUAL paths, k·P on a 16-bit curve
+    (64, 12, 17, True, 0, None),  # RSA-CRT: windows, tables, Garner's MACR
+]
 TOP = "mm_pke"
 SOURCES = ["ws/mm_pke_pkg.sv", "ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv", "ws/mm_ws_ring.sv", "ws/mm_ws_array.sv",
            "ws/mm_pke_bank.sv",
@@ -367,3 +373,19 @@ else:
         # make test: the largest message only (the signature test runs a random one)
         os.environ["MONTMUL_PKE_QUICK"] = "" if full else "1"
         unit_bench(__file__, TOP, SOURCES, hdl, sim, opt=bool(ecc) and sim == "verilator")
+
+    @pytest.mark.parametrize(
+        "bits,pes,w,full,mod_alu,ecc",
+        [pytest.param(bits, pes, w, full, mod_alu, ecc, marks=[pytest.mark.full] if full else [],
+                      id=f"netlist-l{bits}-p{pes}-w{w}" + (f"-modalu" if mod_alu else "") + (f"-{ecc}" if ecc else ""))
+         for bits, pes, w, full, mod_alu, ecc in NETLIST_CASES])
+    def test_mm_pke_netlist(bits, pes, w, full, mod_alu, ecc):
+        """The same checks on Yosys' elaboration of the engine (Verilator)."""
+        from bench_util import unit_bench
+
+        params = hdl_params(bits, pes, w, mod_alu, ecc)
+        hdl = {k: v for k, v in params.items() if k != "Bits"}
+        os.environ["MONTMUL_PKE_BITS"] = str(bits)
+        os.environ["MONTMUL_PKE_ECC"] = ecc or ""
+        os.environ["MONTMUL_PKE_QUICK"] = "1"
+        unit_bench(__file__, TOP, SOURCES, hdl, "verilator", opt=False, netlist=True)
