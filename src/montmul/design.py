@@ -313,7 +313,8 @@ def pke_hdl_params(b, prog_words: int, max_words: int | None = None) -> dict[str
     """mm_pke's HDL parameters for the build ``b``: the array's (``MaxWords``
     default cP - 1, the most words its laps take, as the synthesized builds
     have it: one build runs every length with the same c), the program
-    memory's size and the modular ALU.  ValueError for a build the RTL has no
+    memory's size, and ``ModAlu`` = 1 for a build with the modular ALU (0 is
+    the RTL's default, the only one mm_pke_axil has).  ValueError for a build the RTL has no
     parameters for (a word width outside 16..18, an array latency outside
     5..8: DspRegs 2..3 plus 3, LoopRegs 0..2)."""
     from .models import ws
@@ -327,4 +328,4 @@ def pke_hdl_params(b, prog_words: int, max_words: int | None = None) -> dict[str
     c = b.array.chunks(ws.precompute(3, b.w, b.d, b.bits))
     return {"NumPe": b.pes, "WordWidth": b.w, "DspRegs": dsp, "LoopRegs": loop, "Chunks": c, "QuotDelay": b.d,
             "MaxWords": c * b.pes - 1 if max_words is None else max_words, "ProgWords": prog_words,
-            "ModAlu": int(b.mod_alu)}
+            **({"ModAlu": 1} if b.mod_alu else {})}
