@@ -47,7 +47,6 @@ if os.environ.get("MONTMUL_IN_SIM"):
     import random
 
     import cocotb
-    import gmpy2
     from cocotb.triggers import ClockCycles, with_timeout
     from cocotbext.axi import AxiResp
 
@@ -67,17 +66,8 @@ if os.environ.get("MONTMUL_IN_SIM"):
     async def setup(dut) -> tuple[PkeDevice, CocotbAxiLite]:
         return await cocotb_open(dut, PkeDevice)
 
-    def prime(bits: int, rng: random.Random, e: int = 65537) -> int:
-        while True:
-            p = int(gmpy2.next_prime(rng.getrandbits(bits) | (3 << (bits - 2))))
-            if p.bit_length() == bits and (p - 1) % e:
-                return p
-
     def key512(seed: int):
-        rng = random.Random(seed)
-        p, q = prime(BITS, rng), prime(BITS, rng)
-        e = 65537
-        return rsa.from_numbers(p * q, e, pow(e, -1, (p - 1) * (q - 1)), p, q)
+        return rsa.seeded_key(2 * BITS, seed)
 
     def model_cycles(dev: PkeDevice, p, q, dp, dq, c) -> tuple[int, int]:
         """(value, cycles) of pke.run on the program and images the driver loads."""

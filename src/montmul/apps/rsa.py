@@ -357,6 +357,25 @@ def generate(bits: int = 2048, e: int = 65537) -> RsaKey:
     return _from_cryptography(_rsa.generate_private_key(public_exponent=e, key_size=bits))
 
 
+def seeded_key(bits: int = 512, seed: int = 1, e: int = 65537) -> RsaKey:
+    """A reproducible private key of ``bits`` bits (tests and benches:
+    ``cryptography`` generates keys of 1024 bits and more and takes no seed):
+    primes of bits/2 bits with their two top bits set, drawn from Python's
+    ``random`` seeded with ``seed``, d = e^-1 mod lcm(p - 1, q - 1).  Not for
+    real keys (the primes are predictable).  ValueError for a length
+    :func:`from_numbers` does not take."""
+    import random
+
+    rng = random.Random(seed)
+    half = bits // 2
+    while True:
+        p = int(gmpy2.next_prime(rng.getrandbits(half) | 3 << (half - 2)))
+        q = int(gmpy2.next_prime(rng.getrandbits(half) | 3 << (half - 2)))
+        n = p * q
+        if p != q and n.bit_length() == bits and gmpy2.gcd(e, (p - 1) * (q - 1)) == 1:
+            return from_numbers(n, e, int(gmpy2.invert(e, (p - 1) * (q - 1) // gmpy2.gcd(p - 1, q - 1))), p, q)
+
+
 def load_pem(data: bytes | str, password: bytes | None = None) -> RsaKey:
     """A private key (PKCS#1 or PKCS#8) or public key (PKCS#1 or SPKI) from PEM."""
     if isinstance(data, str):
