@@ -10,9 +10,11 @@
   the repository stores (the RSA-2048 build of ``scripts/ws_proxy.py run
   --top pke``: P = 66, w = 17, the quotient bypass), with and without the
   modular ALU (``pke.Build.mod_alu``).  Its clock is read at run time from
-  ``syn/proxy/ws_pke_P66_w17_r3_d3_c1_m65_*.json``: the median ``fmax_mhz``
-  of the seeds stored, or "not measured" when none is; the same files say
-  whether the build fits the LFE5U-85F and how many program words it has.
+  the results stored for that build's HDL parameters
+  (``syn/proxy/ws_pke_P66_w17_r3_d3_c1_m65_*.json``,
+  :func:`montmul.flows.synth.proxy.lookup`): the median ``fmax_mhz`` of the
+  seeds stored, or "not measured" when none is; the same files say whether
+  the build fits the LFE5U-85F and how many program words it has.
 * **Software**: OpenSSL through ``cryptography`` on this machine, timed in
   the same run (median of ``reps`` operations).
 * **Published**: IPECC (an open-source VHDL ECC core) as its README
