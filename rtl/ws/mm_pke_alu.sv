@@ -124,7 +124,10 @@ module mm_pke_alu #(
   logic [AddrBits-1:0]   dst_q, dst_d, a_q, a_d, b_q, b_d, rows_q, rows_d, j_q, j_d;
   logic [LenBits-1:0]    n_q, n_d;
   logic [PhBits-1:0]     ph_q, ph_d;      // stream: word index; MACR: phase in the row
-  tag_t [Stages:1]       tag_q, tag_d;
+  // the tag pipeline, stage s at bits (s-1)·TagBits: a flat vector (Yosys
+  // 0.70 reads a packed array of a struct type as one element)
+  localparam int TagBits = 3 + AddrBits;  // the bits of tag_t
+  logic [Stages*TagBits-1:0] tag_q, tag_d;
   tag_t                  tag2, tag5;      // stages 2 and 5 (Yosys: no member of an array element)
   logic [W-1:0]          q_q, q_d;        // MACR: the row's quotient
   logic [W-1:0]          carry_q, carry_d;
@@ -158,8 +161,8 @@ module mm_pke_alu #(
   logic [AddrBits-1:0]   waddr;
   logic [W-1:0]          wdata;
 
-  assign tag2 = tag_q[2];
-  assign tag5 = tag_q[5];
+  assign tag2 = tag_q[1*TagBits +: TagBits];
+  assign tag5 = tag_q[4*TagBits +: TagBits];
   assign da = rd_data_i[a_q[AddrBits-1]];
   assign db = rd_data_i[b_q[AddrBits-1]];
   assign dy = rd_data_i[dst_q[AddrBits-1]];
@@ -318,7 +321,7 @@ module mm_pke_alu #(
     w2addr_d = w2addr_q;
     w2data_d = w2data_q;
     carry2_d = carry2_q;
-    tag_d   = {tag_q[Stages-1:1], tag_new};
+    tag_d   = {tag_q[(Stages-1)*TagBits-1:0], tag_new};
     done_o  = 1'b0;
 
     // Stage 2: stream words.

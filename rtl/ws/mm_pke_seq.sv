@@ -307,10 +307,12 @@ module mm_pke_seq #(
 
   for (genvar h = 0; h < 2; h++) begin : gen_h
     // the window read: the cursor moved in an earlier cycle, the port is free
-    assign w_issue[h] = wpend_q[h] && !setx_now && !arr_rd[2 * h + int'(wa[AddrBits-1])]
-                        && !alu_rd_i[2 * h + int'(wa[AddrBits-1])];
+    // (bank ports are indexed {half, group}: concatenations, not 2h + g, which
+    // Yosys can map to a multiplier)
+    assign w_issue[h] = wpend_q[h] && !setx_now && !arr_rd[{1'(h), wa[AddrBits-1]}]
+                        && !alu_rd_i[{1'(h), wa[AddrBits-1]}];
     // window sel of the word (most significant first: bits 15..12 for sel 0)
-    assign wword[h] = mem_rd_data_i[2 * h + int'(wg2_q[h])];
+    assign wword[h] = mem_rd_data_i[{1'(h), wg2_q[h]}];
     assign wdig[h]  = 4'(wword[h] >> {2'd3 - wsel2_q[h], 2'b00});
     assign bpop[h]  = b_req_i && (b_half_i == 1'(h)) && b_new;
     assign spop[h]  = res_valid_i && (res_half_i == 1'(h)) && r_new;
@@ -328,9 +330,9 @@ module mm_pke_seq #(
   assign iv_d = ivp_q && !pc_new;
   assign sent = {f_flags[FStore], f_dst};
 
-  assign ld_a_o = laz2_q ? '0 : mem_rd_data_i[2 * int'(lh2_q) + int'(lga2_q)];
-  assign ld_m_o = lmz2_q ? '0 : mem_rd_data_i[2 * int'(lh2_q) + int'(lgm2_q)];
-  assign b_o    = mem_rd_data_i[2 * int'(bh2_q) + int'(bg2_q)];
+  assign ld_a_o = laz2_q ? '0 : mem_rd_data_i[{lh2_q, lga2_q}];
+  assign ld_m_o = lmz2_q ? '0 : mem_rd_data_i[{lh2_q, lgm2_q}];
+  assign b_o    = mem_rd_data_i[{bh2_q, bg2_q}];
   assign b_sq_o = bs2_q;
   assign dbg_prod_o = b_req_i && !b_half_i && (bx_q[0] == 10'd0);
 
