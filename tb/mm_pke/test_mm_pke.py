@@ -95,7 +95,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
 
     P = json.loads(os.environ["WS_PARAMS"])
     BITS, W = int(os.environ["MONTMUL_PKE_BITS"]), P["WordWidth"]
-    MOD_ALU = bool(P["ModAlu"])
+    MOD_ALU = bool(P.get("ModAlu", 0))  # design.pke_hdl_params sets it only when 1
     ECC = os.environ.get("MONTMUL_PKE_ECC", "")
     BUILD = pke.Build(BITS, pes=P["NumPe"], w=W, mod_alu=MOD_ALU)
     LAY = pke.layout(BUILD)
