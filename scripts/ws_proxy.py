@@ -35,7 +35,7 @@ import sys
 import time
 from pathlib import Path
 
-from montmul import resources
+from montmul import design, resources
 from montmul.flows.synth import critpath, flows, parse, tools
 
 ROOT = resources.data_root()
@@ -43,8 +43,7 @@ RTL = ("ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv", "ws/mm_ws_ring.sv")
 #: the two tops a run can place: the ring alone, or the array (the ring, its
 #: sequencer, quotient, result and out paths: what a user instantiates)
 TOPS = {"ring": ("mm_ws_ring", RTL), "array": ("mm_ws_array", RTL + ("ws/mm_ws_array.sv",)),
-        "pke": ("mm_pke", ("ws/mm_pke_pkg.sv",) + RTL + ("ws/mm_ws_array.sv", "ws/mm_pke_bank.sv", "ws/mm_pke_alu.sv",
-                                 "ws/mm_pke_half.sv", "ws/mm_pke_prog.sv", "ws/mm_pke_seq.sv", "ws/mm_pke.sv"))}
+        "pke": (design.PKE.top, design.PKE.rtl)}
 STORE = ROOT / "syn" / "proxy"
 DOC = ROOT / "docs" / "ws_proxy.md"
 BEGIN, END = "<!-- ws_proxy table: begin -->", "<!-- ws_proxy table: end -->"

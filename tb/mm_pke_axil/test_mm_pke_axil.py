@@ -30,21 +30,16 @@ import os
 BITS, W = 256, 17
 #: id -> (P, d): d None = the model's least legal (qlat = 0); d = 3 at c = 1 is the bypass (2cd = L)
 BUILDS = {"c2": (10, None), "c1-bypass": (22, 3)}
-TOP = "mm_pke_axil"
-SOURCES = ["bus/mm_pke_regs_pkg.sv", "bus/mm_pke_regs.sv", "ws/mm_pke_pkg.sv",
-           "ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv", "ws/mm_ws_ring.sv", "ws/mm_ws_array.sv", "ws/mm_pke_bank.sv",
-           "ws/mm_pke_alu.sv", "ws/mm_pke_prog.sv", "ws/mm_pke_seq.sv", "ws/mm_pke.sv", f"bus/{TOP}.sv"]
 PROG_WORDS = 64
 
 
 def hdl_params(pes: int, d: int | None, bits: int = BITS) -> dict[str, int]:
-    """mm_pke_axil's parameters for pke.Build(bits, pes=pes, w=W, d=d) (L = 6: DspRegs 3, LoopRegs 0)."""
-    from montmul.models import pke, ws
+    """mm_pke_axil's parameters for the driver's build of ℓ = ``bits`` on P = ``pes``, w = W,
+    L = 6 (DspRegs 3, LoopRegs 0), d (default the least legal), the array sized to its m."""
+    from montmul import design
 
-    b = pke.Build(bits, pes=pes, w=W, d=d, qlat=0 if d is None else -1)
-    k = ws.precompute(3, W, b.d, bits)
-    return {"NumPe": pes, "WordWidth": W, "DspRegs": 3, "LoopRegs": b.latency - 6, "Chunks": b.array.chunks(k),
-            "QuotDelay": b.d, "MaxWords": b.m, "ProgWords": PROG_WORDS}
+    b = design.pke_build(bits, pes=pes, w=W, d=d)
+    return design.pke_hdl_params(b, PROG_WORDS, max_words=b.m)
 
 
 if os.environ.get("MONTMUL_IN_SIM"):
@@ -52,14 +47,13 @@ if os.environ.get("MONTMUL_IN_SIM"):
     import random
 
     import cocotb
-    import gmpy2
-    from cocotb.clock import Clock
-    from cocotb.triggers import ClockCycles, FallingEdge, with_timeout
+    from cocotb.triggers import ClockCycles, with_timeout
     from cocotbext.axi import AxiResp
 
     from montmul.apps import rsa
     from montmul.host import pke_regmap as rm
     from montmul.host.buses import CocotbAxiLite
+    from montmul.host.regblock import cocotb_open
     from montmul.host.pke import MAGIC, PkeDevice, PkeError, place
     from montmul.models import pke
 
@@ -70,31 +64,10 @@ if os.environ.get("MONTMUL_IN_SIM"):
     TIMEOUT_NS = 10**9
 
     async def setup(dut) -> tuple[PkeDevice, CocotbAxiLite]:
-        Clock(dut.clk_i, 10, unit="ns").start()
-        await reset(dut)
-        bus = CocotbAxiLite(dut, irq=dut.irq_o)
-        dev = PkeDevice(bus)
-        await dev.open()
-        return dev, bus
-
-    async def reset(dut) -> None:
-        dut.rst_ni.value = 0
-        await ClockCycles(dut.clk_i, 3)
-        await FallingEdge(dut.clk_i)
-        dut.rst_ni.value = 1
-        await ClockCycles(dut.clk_i, 2)
-
-    def prime(bits: int, rng: random.Random, e: int = 65537) -> int:
-        while True:
-            p = int(gmpy2.next_prime(rng.getrandbits(bits) | (3 << (bits - 2))))
-            if p.bit_length() == bits and (p - 1) % e:
-                return p
+        return await cocotb_open(dut, PkeDevice)
 
     def key512(seed: int):
-        rng = random.Random(seed)
-        p, q = prime(BITS, rng), prime(BITS, rng)
-        e = 65537
-        return rsa.from_numbers(p * q, e, pow(e, -1, (p - 1) * (q - 1)), p, q)
+        return rsa.seeded_key(2 * BITS, seed)
 
     def model_cycles(dev: PkeDevice, p, q, dp, dq, c) -> tuple[int, int]:
         """(value, cycles) of pke.run on the program and images the driver loads."""
@@ -335,7 +308,9 @@ else:
     def test_mm_pke_axil(sim, build):
         from bench_util import unit_bench
 
-        unit_bench(__file__, TOP, SOURCES, hdl_params(*BUILDS[build]), sim, opt=False)
+        from montmul import design
+
+        unit_bench(__file__, design.PKE_AXIL.top, design.PKE_AXIL.rtl, hdl_params(*BUILDS[build]), sim, opt=False)
 
     @pytest.mark.skipif(not os.environ.get("MONTMUL_PKE_AXIL_RSA2048"),
                         reason="RSA-2048 through mm_pke_axil: set MONTMUL_PKE_AXIL_RSA2048=1 (minutes on Verilator)")
@@ -344,6 +319,7 @@ else:
         through the bus; the figures go to build/pke_axil_rsa2048.json."""
         from bench_util import unit_bench
 
+        from montmul import design
         from montmul.apps import rsa
         from montmul.resources import build_root
 
@@ -353,5 +329,5 @@ else:
         report.parent.mkdir(parents=True, exist_ok=True)
         monkeypatch.setenv("MONTMUL_PKE_AXIL_KEY", str(pem))
         monkeypatch.setenv("MONTMUL_PKE_AXIL_REPORT", str(report))
-        unit_bench(__file__, TOP, SOURCES, hdl_params(66, 3, 1024), "verilator", opt=False)
+        unit_bench(__file__, design.PKE_AXIL.top, design.PKE_AXIL.rtl, hdl_params(66, 3, 1024), "verilator", opt=False)
         print(report.read_text())
