@@ -178,10 +178,11 @@ def read_block(params: dict, cwd: Path) -> str:
     ])
 
 
-def run(params: dict, seed: int, variant: str, timeout: float) -> dict:
-    """Yosys and nextpnr-ecp5 for one ring (or array) and seed; the result dict."""
+def run(params: dict, seed: int, variant: str, timeout: float, router: str | None = None) -> dict:
+    """Yosys and nextpnr-ecp5 for one ring (or array) and seed; the result
+    dict (its ``options`` name the router: the flow's default unless given)."""
     top, files = TOPS[top_of(params)]
-    opts = {**flows.DEFAULTS["ecp5"], "seed": seed, "seeds": 1}
+    opts = {**flows.DEFAULTS["ecp5"], "seed": seed, "seeds": 1, **({"router": router} if router else {})}
     name = tag(params, seed, variant)
     cwd = ROOT / "build" / "ws_proxy" / name
     if cwd.exists():
@@ -422,6 +423,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="how the PEs' loop clears act (mm_ws_pe's ClearMode): "
                    + ", ".join(f"{k} {v}" for k, v in CLEAR_MODES.items()))
     r.add_argument("--seed", type=int, default=1, help="placement seed")
+    r.add_argument("--router", choices=("router1", "router2"), default=None,
+                   help="nextpnr's router (default: the ECP5 flow's); router2 for the congested engine builds")
     r.add_argument("--variant", default="base", help="a label for the RTL variant, part of the stored name")
     r.add_argument("--timeout", type=float, default=float(flows.DEFAULTS["ecp5"]["budget_s"]),
                    help="seconds for the whole run (default: the flow's budget)")
@@ -501,7 +504,7 @@ def main(argv: list[str] | None = None) -> int:
         params["LoopRegs"] = args.loop_regs
     try:
         tools.check("ecp5")
-        res = run(params, args.seed, args.variant, args.timeout)
+        res = run(params, args.seed, args.variant, args.timeout, args.router)
     except tools.ToolError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
