@@ -35,7 +35,7 @@ import sys
 import time
 from pathlib import Path
 
-from montmul import resources
+from montmul import design, resources
 from montmul.flows.synth import critpath, flows, parse, tools
 
 ROOT = resources.data_root()
@@ -43,8 +43,7 @@ RTL = ("ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv", "ws/mm_ws_ring.sv")
 #: the two tops a run can place: the ring alone, or the array (the ring, its
 #: sequencer, quotient, result and out paths: what a user instantiates)
 TOPS = {"ring": ("mm_ws_ring", RTL), "array": ("mm_ws_array", RTL + ("ws/mm_ws_array.sv",)),
-        "pke": ("mm_pke", ("ws/mm_pke_pkg.sv",) + RTL + ("ws/mm_ws_array.sv", "ws/mm_pke_bank.sv", "ws/mm_pke_alu.sv",
-                                 "ws/mm_pke_half.sv", "ws/mm_pke_prog.sv", "ws/mm_pke_seq.sv", "ws/mm_pke.sv"))}
+        "pke": (design.PKE.top, design.PKE.rtl)}
 STORE = ROOT / "syn" / "proxy"
 DOC = ROOT / "docs" / "ws_proxy.md"
 BEGIN, END = "<!-- ws_proxy table: begin -->", "<!-- ws_proxy table: end -->"
@@ -179,10 +178,11 @@ def read_block(params: dict, cwd: Path) -> str:
     ])
 
 
-def run(params: dict, seed: int, variant: str, timeout: float) -> dict:
-    """Yosys and nextpnr-ecp5 for one ring (or array) and seed; the result dict."""
+def run(params: dict, seed: int, variant: str, timeout: float, router: str | None = None) -> dict:
+    """Yosys and nextpnr-ecp5 for one ring (or array) and seed; the result
+    dict (its ``options`` name the router: the flow's default unless given)."""
     top, files = TOPS[top_of(params)]
-    opts = {**flows.DEFAULTS["ecp5"], "seed": seed, "seeds": 1}
+    opts = {**flows.DEFAULTS["ecp5"], "seed": seed, "seeds": 1, **({"router": router} if router else {})}
     name = tag(params, seed, variant)
     cwd = ROOT / "build" / "ws_proxy" / name
     if cwd.exists():
@@ -423,6 +423,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="how the PEs' loop clears act (mm_ws_pe's ClearMode): "
                    + ", ".join(f"{k} {v}" for k, v in CLEAR_MODES.items()))
     r.add_argument("--seed", type=int, default=1, help="placement seed")
+    r.add_argument("--router", choices=("router1", "router2"), default=None,
+                   help="nextpnr's router (default: the ECP5 flow's); router2 for the congested engine builds")
     r.add_argument("--variant", default="base", help="a label for the RTL variant, part of the stored name")
     r.add_argument("--timeout", type=float, default=float(flows.DEFAULTS["ecp5"]["budget_s"]),
                    help="seconds for the whole run (default: the flow's budget)")
@@ -502,7 +504,7 @@ def main(argv: list[str] | None = None) -> int:
         params["LoopRegs"] = args.loop_regs
     try:
         tools.check("ecp5")
-        res = run(params, args.seed, args.variant, args.timeout)
+        res = run(params, args.seed, args.variant, args.timeout, args.router)
     except tools.ToolError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -148,14 +148,17 @@ def yosys_equiv(name: str, rtl: list[Path], top: str, params: dict[str, int], ot
 
 
 def unit_bench(test_file: str, top: str, sources: list[str], params: dict[str, int], sim: str, *,
-               opt: bool = True, build_args: tuple[str, ...] = ()) -> None:
+               opt: bool = True, build_args: tuple[str, ...] = (), netlist: bool = False) -> None:
     """Build ``top`` from ``sources`` (paths under rtl/) with ``params`` and
     run the bench module ``test_file`` on it: the benches of units that are
     not registered cores (rtl/ws).  The bench sees ``WS_PARAMS`` (the
     parameters as JSON) and ``MONTMUL_IN_SIM``.  Verilator builds as
     :mod:`montmul.flows.sim.runner` builds the cores, its C++ at -O2 with
     ``opt``, unoptimised without (for benches of a few thousand cycles,
-    whose cost is the compile); ``build_args`` are added."""
+    whose cost is the compile); ``build_args`` are added.  ``netlist``:
+    simulate Yosys' reading of the sources instead (:func:`yosys_netlist`,
+    the parameters set in the netlist), so a construct the simulators and
+    Yosys read differently fails the bench."""
     import json
 
     from cocotb_tools.runner import get_runner
@@ -165,20 +168,49 @@ def unit_bench(test_file: str, top: str, sources: list[str], params: dict[str, i
     resources.setup_tool_env()
     here = Path(test_file).resolve()
     rtl = resources.rtl_dir()
-    bdir = resources.build_root() / "sim" / sim / (top + "_" + "_".join(f"{k}{v}" for k, v in params.items()))
+    bdir = resources.build_root() / "sim" / sim / (top + "_" + "_".join(f"{k}{v}" for k, v in params.items())
+                                                    + ("_netlist" if netlist else ""))
+    srcs = [str(rtl / s) for s in sources]
+    hdl = params
+    if netlist:
+        srcs, hdl = [str(yosys_netlist(top, sources, params, bdir))], {}
     args: list[str] = []
     if sim == "verilator":
         args = ["-Wno-fatal", "-Werror-USERFATAL", *(("-O3",) if opt else ()), "--x-assign", "fast",
                 "--x-initial", "fast", *build_args]
         os.environ["MAKEFLAGS"] = "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=" + ("-O2" if opt else "-O0")
     run = get_runner(sim)
-    run.build(sources=[str(rtl / s) for s in sources], hdl_toplevel=top, includes=[str(rtl / "common")],
-              parameters=params, build_dir=str(bdir), build_args=args, timescale=("1ns", "1ps"),
+    run.build(sources=srcs, hdl_toplevel=top, includes=[str(rtl / "common")],
+              parameters=hdl, build_dir=str(bdir), build_args=args, timescale=("1ns", "1ps"),
               log_file=str(bdir / "build.log"))
     run.test(hdl_toplevel=top, test_module=here.stem, test_dir=str(here.parent), build_dir=str(bdir),
              extra_env={"MONTMUL_IN_SIM": "1", "WS_PARAMS": json.dumps(params),
                         "PYTHONPATH": os.pathsep.join([str(here.parent), resources.python_path()])},
              log_file=str(bdir / "test.log"), results_xml=str(bdir / "results.xml"))
+
+
+def yosys_netlist(top: str, sources: list[str], params: dict[str, int], bdir: Path) -> Path:
+    """Yosys' elaboration of ``top`` (sources under rtl/, ``params`` set):
+    read as the synthesis flows read it, processes, flattened, memories kept
+    as arrays, written back as Verilog (``bdir/netlist.v``).  Simulating it
+    checks the RTL means to Yosys what it means to the simulators (a packed
+    array of a struct type, for one, Yosys 0.70 reads as one element)."""
+    from montmul import resources
+    from montmul.flows.synth import tools
+
+    rtl = resources.rtl_dir()
+    bdir.mkdir(parents=True, exist_ok=True)
+    srcs = " ".join(tools.tool_path(rtl / s, bdir) for s in sources)
+    sets = " ".join(f"-set {k} {int(v)}" for k, v in params.items())
+    (bdir / "netlist.ys").write_text("\n".join([
+        f"read_verilog -sv -I{tools.tool_path(rtl / 'common', bdir)} {srcs}",
+        f"chparam {sets} {top}",
+        f"hierarchy -check -top {top}",
+        f"rename -top {top}",
+        "proc", "flatten", "opt_clean", "memory -nomap", "opt -fast", "check -assert",
+        "write_verilog -noattr netlist.v", ""]))
+    tools.run("yosys", ["-q", "-l", "netlist.log", "netlist.ys"], bdir, "netlist.out", timeout=1800)
+    return bdir / "netlist.v"
 
 
 def ws_directed_moduli(k: int, w: int, d: int) -> list[int]:

@@ -15,11 +15,15 @@ FIELDS = ("curve", "operation", "core", "cycles", "ecp5_fmax_mhz", "ms", "fits_l
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _store(tmp_path: Path, fmaxes, prog_words=4096, util=0.5):
+def _store(tmp_path: Path, fmaxes, prog_words=4096, util=0.5, **params):
+    """Results as scripts/ws_proxy.py stores them, of the RSA-2048 build (P = 66, w = 17, d = 3, c = 1, m = 65)
+    or, with ``params``, of another build."""
     name = B._pattern().replace("*", "base_seed{}")
+    p = {"NumPe": 66, "WordWidth": 17, "DspRegs": 3, "Chunks": 1, "QuotDelay": 3, "MaxWords": 65,
+         "ProgWords": prog_words, **params}
     for seed, f in enumerate(fmaxes, 1):
-        (tmp_path / name.format(seed)).write_text(json.dumps({
-            "design": "mm_pke", "params": {"ProgWords": prog_words}, "seed": seed, "status": "ok", "fmax_mhz": f,
+        (tmp_path / name.format(seed if not params else 10 + seed)).write_text(json.dumps({
+            "design": "mm_pke", "variant": "base", "params": p, "seed": seed, "status": "ok", "fmax_mhz": f,
             "device_utilization": {"luts": util, "ff": 0.2, "dsp": 0.9, "bram": 0.3}}))
 
 
@@ -44,6 +48,8 @@ def test_rows_from_the_model_and_no_clock_when_none_is_stored(tmp_path):
 
 def test_clock_is_the_median_of_the_stored_seeds(tmp_path):
     _store(tmp_path, [90.0, 110.0, 97.5])
+    _store(tmp_path, [150.0, 160.0], NumPe=70)  # another build: not used
+    _store(tmp_path, [150.0], LoopRegs=1)
     st = B.stored_fmax(tmp_path)
     assert st["fmax_mhz"] == 97.5 and st["seeds"] == [1, 2, 3] and st["fits"] is True
     rows = B.engine_rows(tmp_path, ("secp384r1",))

@@ -32,16 +32,7 @@ ENGINE = rsa.Hardware(core="ws")
 PKE_FULL = os.environ.get("MONTMUL_PKE_FULL") == "1"
 
 
-def small_key(bits: int = 512, seed: int = 1) -> rsa.RsaKey:
-    """A reproducible key (cryptography generates >= 1024 bits only)."""
-    rng = random.Random(seed)
-    half = bits // 2
-    while True:
-        p = int(gmpy2.next_prime(rng.getrandbits(half) | 3 << (half - 2)))
-        q = int(gmpy2.next_prime(rng.getrandbits(half) | 3 << (half - 2)))
-        n, e = p * q, 65537
-        if p != q and n.bit_length() == bits and gmpy2.gcd(e, (p - 1) * (q - 1)) == 1:
-            return rsa.from_numbers(n, e, int(gmpy2.invert(e, (p - 1) * (q - 1))), p, q)
+small_key = rsa.seeded_key  # a reproducible key (cryptography generates >= 1024 bits only)
 
 
 def want_sig(key: rsa.RsaKey, msg: bytes) -> bytes:

@@ -18,7 +18,6 @@ import random
 import shutil
 from pathlib import Path
 
-import gmpy2
 import pytest
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding as cpad
@@ -33,18 +32,7 @@ FAST = rsa.Hardware(core="r2_basic")  # the fastest model; other cores below
 
 # ---------------------------------------------------------------------------
 # helpers
-def small_key(bits: int = 512, seed: int = 1) -> rsa.RsaKey:
-    """A reproducible key of ``bits`` bits (cryptography generates >= 1024
-    only, and takes no seed)."""
-    rng = random.Random(seed)
-    half = bits // 2
-    while True:
-        p = int(gmpy2.next_prime(rng.getrandbits(half) | 3 << (half - 2)))
-        q = int(gmpy2.next_prime(rng.getrandbits(half) | 3 << (half - 2)))
-        n, e = p * q, 65537
-        if p != q and n.bit_length() == bits and gmpy2.gcd(e, (p - 1) * (q - 1)) == 1:
-            d = int(gmpy2.invert(e, (p - 1) * (q - 1) // gmpy2.gcd(p - 1, q - 1)))
-            return rsa.from_numbers(n, e, d, p, q)
+small_key = rsa.seeded_key  # a reproducible key (cryptography generates >= 1024 bits only)
 
 
 def chash(name: str) -> hashes.HashAlgorithm:

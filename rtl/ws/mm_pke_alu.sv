@@ -155,7 +155,13 @@ module mm_pke_alu #(
   logic [2*W-1:0]        mul_p;
   logic [W:0]            sum_w;          // stream: a + b + c or a - b - borrow
   logic [2*W:0]          acc;            // MACR: Y + q*B + carry (+ ov)
-  logic [PhBits-1:0]     cols_ph, last_ph, word_i;
+  // address pointers and bounds, registered so that no adder lies between
+  // the ALU's registers and the bank's address inputs: stream a + i, b + i,
+  // dst + i (CLR's too); MACR row j's quotient read (REDC ? dst : a) + j,
+  // its words dst + j + i and b + i, b - 1, the top word dst + rows + n
+  logic [AddrBits-1:0]   pa_q, pa_d, pb_q, pb_d, pd_q, pd_d, rq_q, rq_d, rb_q, rb_d;
+  logic [AddrBits-1:0]   bm1_q, bm1_d, top_q, top_d;
+  logic [PhBits-1:0]     nm1_q, nm1_d, n6_q, n6_d, last_q, last_d;  // n - 1, n + 6, n + 12
   logic                  is_stream, clr_wr, top_wr;
   logic                  wen;             // this cycle's write
   logic [AddrBits-1:0]   waddr;
@@ -167,9 +173,6 @@ module mm_pke_alu #(
   assign db = rd_data_i[b_q[AddrBits-1]];
   assign dy = rd_data_i[dst_q[AddrBits-1]];
   assign dq = rd_data_i[redc_q ? dst_q[AddrBits-1] : a_q[AddrBits-1]];
-  assign cols_ph = PhBits'(n_q);
-  assign last_ph = cols_ph + PhBits'(12);
-  assign word_i = ph_q - PhBits'(6);
   assign is_stream = (op_q == OpMov) || (op_q == OpAdd) || (op_q == OpSub) || (op_q == OpSel);
 
   mm_ws_mul #(.WordWidth(W), .DspRegs(3)) u_mul (
@@ -195,31 +198,31 @@ module mm_pke_alu #(
   always_comb begin
     rqa_en   = 1'b0;
     rqb_en   = 1'b0;
-    rqa_addr = a_q + AddrBits'(ph_q);
-    rqb_addr = b_q + AddrBits'(ph_q);
+    rqa_addr = pa_q;
+    rqb_addr = pb_q;
     tag_new  = '0;
     if (state_q == StStream) begin
       rqa_en  = 1'b1;
       rqb_en  = (op_q != OpMov);
       tag_new.valid = 1'b1;
-      tag_new.last  = (ph_q == PhBits'(n_q) - 1'b1);
-      tag_new.addr  = dst_q + AddrBits'(ph_q);
+      tag_new.last  = (ph_q == nm1_q);
+      tag_new.addr  = pd_q;
     end else if (state_q == StMacr) begin
       if (ph_q == '0) begin
         rqa_en   = 1'b1;
-        rqa_addr = (redc_q ? dst_q : a_q) + j_q;
+        rqa_addr = rq_q;
         rqb_en   = redc_q;
-        rqb_addr = b_q - 1'b1;
+        rqb_addr = bm1_q;
         tag_new.valid = 1'b1;
         tag_new.quot  = 1'b1;
-      end else if (ph_q >= PhBits'(6) && word_i <= cols_ph) begin
+      end else if (ph_q >= PhBits'(6) && ph_q <= n6_q) begin  // word i = ph - 6 <= n
         rqa_en   = 1'b1;
-        rqa_addr = dst_q + j_q + AddrBits'(word_i);
-        rqb_en   = (word_i != cols_ph);
-        rqb_addr = b_q + AddrBits'(word_i);
+        rqa_addr = pa_q;
+        rqb_en   = (ph_q != n6_q);
+        rqb_addr = pb_q;
         tag_new.valid = 1'b1;
-        tag_new.last  = (word_i == cols_ph);
-        tag_new.addr  = dst_q + j_q + AddrBits'(word_i);
+        tag_new.last  = (ph_q == n6_q);
+        tag_new.addr  = pa_q;
       end
     end
   end
@@ -267,11 +270,11 @@ module mm_pke_alu #(
     wdata = wdata_q;
     if (clr_wr) begin
       wen   = 1'b1;
-      waddr = dst_q + AddrBits'(ph_q);
+      waddr = pd_q;
       wdata = '0;
     end else if (top_wr) begin
       wen   = 1'b1;
-      waddr = dst_q + rows_q + AddrBits'(n_q);
+      waddr = top_q;
       wdata = W'(ov_q);
     end
     for (int g = 0; g < 2; g++) begin
@@ -309,6 +312,16 @@ module mm_pke_alu #(
     n_d     = n_q;
     j_d     = j_q;
     ph_d    = ph_q;
+    pa_d    = pa_q;
+    pb_d    = pb_q;
+    pd_d    = pd_q;
+    rq_d    = rq_q;
+    rb_d    = rb_q;
+    bm1_d   = bm1_q;
+    top_d   = top_q;
+    nm1_d   = nm1_q;
+    n6_d    = n6_q;
+    last_d  = last_q;
     q_d     = q_q;
     carry_d = carry_q;
     ov_d    = ov_q;
@@ -373,6 +386,16 @@ module mm_pke_alu #(
           n_d     = cmd_n_i;
           j_d     = '0;
           ph_d    = '0;
+          pa_d    = cmd_a_i;
+          pb_d    = cmd_b_i;
+          pd_d    = cmd_dst_i;
+          rq_d    = cmd_redc_i ? cmd_dst_i : cmd_a_i;
+          rb_d    = cmd_dst_i;
+          bm1_d   = cmd_b_i - 1'b1;
+          top_d   = cmd_dst_i + cmd_rows_i + AddrBits'(cmd_n_i);
+          nm1_d   = PhBits'(cmd_n_i) - 1'b1;
+          n6_d    = PhBits'(cmd_n_i) + PhBits'(6);
+          last_d  = PhBits'(cmd_n_i) + PhBits'(12);
           tag_d   = '0;  // a stream op's tags pass stages 3 .. 5 unused: drop them
           carry_d = '0;
           carry2_d = 1'b0;
@@ -397,7 +420,10 @@ module mm_pke_alu #(
       end
       StStream: begin
         ph_d = ph_q + 1'b1;
-        if (ph_q == PhBits'(n_q) - 1'b1) begin
+        pa_d = pa_q + 1'b1;
+        pb_d = pb_q + 1'b1;
+        pd_d = pd_q + 1'b1;
+        if (ph_q == nm1_q) begin
           state_d = StDrain;
         end
       end
@@ -409,16 +435,26 @@ module mm_pke_alu #(
       end
       StClr: begin
         ph_d = ph_q + 1'b1;
-        if (ph_q == PhBits'(n_q) - 1'b1) begin
+        pd_d = pd_q + 1'b1;
+        if (ph_q == nm1_q) begin
           done_o  = 1'b1;
           state_d = StIdle;
         end
       end
       StMacr: begin
         ph_d = ph_q + 1'b1;
-        if (ph_q == last_ph) begin
+        if (ph_q == PhBits'(5)) begin  // the row's words from ph = 6 on
+          pa_d = rb_q;
+          pb_d = b_q;
+        end else if (ph_q >= PhBits'(6)) begin
+          pa_d = pa_q + 1'b1;
+          pb_d = pb_q + 1'b1;
+        end
+        if (ph_q == last_q) begin
           ph_d = '0;
           j_d  = j_q + 1'b1;
+          rq_d = rq_q + 1'b1;
+          rb_d = rb_q + 1'b1;
           if (j_q == rows_q - 1'b1) begin
             state_d = StTop;
           end
@@ -444,6 +480,16 @@ module mm_pke_alu #(
       n_q     <= '0;
       j_q     <= '0;
       ph_q    <= '0;
+      pa_q    <= '0;
+      pb_q    <= '0;
+      pd_q    <= '0;
+      rq_q    <= '0;
+      rb_q    <= '0;
+      bm1_q   <= '0;
+      top_q   <= '0;
+      nm1_q   <= '0;
+      n6_q    <= '0;
+      last_q  <= '0;
       tag_q   <= '0;
       q_q     <= '0;
       carry_q <= '0;
@@ -471,6 +517,16 @@ module mm_pke_alu #(
       n_q     <= n_d;
       j_q     <= j_d;
       ph_q    <= ph_d;
+      pa_q    <= pa_d;
+      pb_q    <= pb_d;
+      pd_q    <= pd_d;
+      rq_q    <= rq_d;
+      rb_q    <= rb_d;
+      bm1_q   <= bm1_d;
+      top_q   <= top_d;
+      nm1_q   <= nm1_d;
+      n6_q    <= n6_d;
+      last_q  <= last_d;
       tag_q   <= tag_d;
       q_q     <= q_d;
       carry_q <= carry_d;

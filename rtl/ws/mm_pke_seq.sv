@@ -176,6 +176,7 @@ module mm_pke_seq #(
   // exponent cursor and windows
   logic [AddrBits-1:0]  xbase_q, xbase_d;
   logic [9:0]           xidx_q, xidx_d;
+  logic [AddrBits-1:0]  wa_q, wa_d;      // the window's word: xbase + xidx / 4 (kept, not added)
   logic [1:0][3:0]      win_q, win_d;
   logic [AddrBits-1:0]  xstride_q, xstride_d;  // the table stride (SETX's b)
   logic [1:0][AddrBits-1:0] toff_q, toff_d;    // stride·window, per half
@@ -245,7 +246,7 @@ module mm_pke_seq #(
   assign tab = f_flags[FBtab] && !f_flags[FBsq];
   assign is_alu = (f_op >= OpMov) && (f_op <= OpMacr);
   assign stream2 = (f_op == OpAdd) || (f_op == OpSub) || (f_op == OpSel);
-  assign wa = xbase_q + AddrBits'(xidx_q[9:2]);
+  assign wa = wa_q;
   // a table entry: base + the registered offset stride·window
   assign tab_addr[0]  = f_b + toff_q[0];
   assign tab_addr[1]  = f_b + toff_q[1];
@@ -463,6 +464,7 @@ module mm_pke_seq #(
     lstart_d  = lstart_q;
     xbase_d   = xbase_q;
     xidx_d    = xidx_q;
+    wa_d      = wa_q;
     win_d     = win_q;
     xstride_d = xstride_q;
     wok_d     = wok_q;
@@ -596,6 +598,7 @@ module mm_pke_seq #(
           pushed_d = '0;
           if (jatab_q) begin
             xidx_d  = xidx_q + 10'd1;
+            wa_d    = wa_q + AddrBits'(xidx_q[1:0] == 2'd3);
             wok_d   = 2'b00;
             wpend_d = 2'b11;
           end
@@ -608,6 +611,7 @@ module mm_pke_seq #(
     if (prod_go) begin
       if (tab) begin
         xidx_d  = xidx_q + 10'd1;
+        wa_d    = wa_q + AddrBits'(xidx_q[1:0] == 2'd3);
         wok_d   = 2'b00;
         wpend_d = 2'b11;
       end
@@ -660,6 +664,7 @@ module mm_pke_seq #(
           pc_new  = 1'b1;
           xbase_d = f_a;
           xidx_d  = f_n;
+          wa_d    = f_a + AddrBits'(f_n[9:2]);
           xstride_d = f_b;
           wok_d   = 2'b00;
           wpend_d = 2'b11;
@@ -700,6 +705,7 @@ module mm_pke_seq #(
       lstart_q  <= '0;
       xbase_q   <= '0;
       xidx_q    <= '0;
+      wa_q      <= '0;
       win_q     <= '0;
       xstride_q <= '0;
       toff_q    <= '0;
@@ -755,6 +761,7 @@ module mm_pke_seq #(
       lstart_q  <= lstart_d;
       xbase_q   <= xbase_d;
       xidx_q    <= xidx_d;
+      wa_q      <= wa_d;
       win_q     <= win_d;
       xstride_q <= xstride_d;
       toff_q    <= toff_d;

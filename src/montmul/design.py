@@ -247,3 +247,85 @@ def build(kind: str, core: cores.Core | str, params: Mapping[str, int] | None = 
     root = resources.rtl_dir()
     paths = tuple(wrapper if f == CORE_WRAPPER else root / f for f in files)
     return Design(name, kind, c, fixed, paths, tuple(c.includes()))
+
+
+# --- the public-key engine ------------------------------------------------
+# mm_pke (rtl/ws, docs/pke.md) holds no registered core: its top, file list
+# and HDL parameters are fixed here once, for the simulation driver
+# (montmul.flows.sim.pke_sim), its bench (tb/mm_pke), the bus wrapper's bench
+# and driver (tb/mm_pke_axil, montmul.host.pke), FuseSoC and the
+# place-and-route proxy (scripts/ws_proxy.py).
+
+#: The engine's RTL in read order (under rtl/): the generated package first.
+PKE_RTL = ("ws/mm_pke_pkg.sv", "ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv", "ws/mm_ws_ring.sv", "ws/mm_ws_array.sv",
+           "ws/mm_pke_bank.sv", "ws/mm_pke_alu.sv", "ws/mm_pke_prog.sv", "ws/mm_pke_seq.sv", "ws/mm_pke.sv")
+#: mm_pke_axil (rtl/bus, docs/pke_axil.md): its register block, the engine, the wrapper.
+PKE_AXIL_RTL = ("bus/mm_pke_regs_pkg.sv", "bus/mm_pke_regs.sv", *PKE_RTL, "bus/mm_pke_axil.sv")
+#: Word widths the engine takes (the exponent's four windows in bits 15..0).
+PKE_WORD_WIDTHS = (16, 17, 18)
+
+
+@dataclass(frozen=True)
+class FixedDesign:
+    """A top with a fixed file list (no core inside): the attributes the
+    simulation runner reads of a design (``name``, ``top``, :meth:`sources`,
+    :meth:`includes`, :meth:`hdl_params`; the width argument is not used,
+    the parameters are the build's)."""
+
+    name: str
+    top: str
+    rtl: tuple[str, ...]  #: under rtl/, in read order
+
+    def sources(self) -> list[Path]:
+        return [resources.rtl_dir() / f for f in self.rtl]
+
+    def includes(self) -> list[Path]:
+        return [resources.rtl_dir() / "common"]
+
+    def hdl_params(self, width: int, **given: int) -> dict[str, int]:
+        return dict(given)
+
+
+PKE = FixedDesign("mm_pke", "mm_pke", PKE_RTL)
+PKE_AXIL = FixedDesign("mm_pke_axil", "mm_pke_axil", PKE_AXIL_RTL)
+
+
+def pke_build(bits: int, exp_bits: int | None = None, *, pes: int, w: int = 17, latency: int = 6,
+              d: int | None = None, base_blind: bool = False, e: int = 65537, mod_alu: bool = False):
+    """The engine build (:class:`montmul.models.pke.Build`) for halves of
+    ``bits`` bits on an array of ``pes`` PEs, word width ``w``, latency L:
+    quotient delay ``d`` (default: the least legal one), with the array's
+    quotient bypass (the model's qlat = -1) exactly where mm_ws_array builds
+    it, 2cd = L (``docs/ws.md``), else qlat = 0.  ValueError for a length the
+    array or the banks cannot hold."""
+    from .models import pke, ws
+
+    if d is None:
+        d = pke.Build(bits, exp_bits, pes, w, latency, -1).d
+    c = ws.Array(pes, w, d, latency).chunks(ws.precompute(3, w, d, bits))
+    qlat = -1 if 2 * c * d == latency else 0
+    b = pke.Build(bits, exp_bits, pes, w, latency, qlat, d, base_blind, e, mod_alu)
+    pke.layout(b)  # the banks hold it (ValueError otherwise)
+    return b
+
+
+def pke_hdl_params(b, prog_words: int, max_words: int | None = None) -> dict[str, int]:
+    """mm_pke's HDL parameters for the build ``b``: the array's (``MaxWords``
+    default cP - 1, the most words its laps take, as the synthesized builds
+    have it: one build runs every length with the same c), the program
+    memory's size, and ``ModAlu`` = 1 for a build with the modular ALU (0 is
+    the RTL's default).  ValueError for a build the RTL has no
+    parameters for (a word width outside 16..18, an array latency outside
+    5..8: DspRegs 2..3 plus 3, LoopRegs 0..2)."""
+    from .models import ws
+
+    if b.w not in PKE_WORD_WIDTHS:
+        raise ValueError(f"mm_pke takes word widths {PKE_WORD_WIDTHS[0]}..{PKE_WORD_WIDTHS[-1]}, not w = {b.w}")
+    dsp = 3 if b.latency >= 6 else 2
+    loop = b.latency - 3 - dsp
+    if not 0 <= loop <= 2:
+        raise ValueError(f"mm_pke has no build with array latency L = {b.latency} (5 .. 8)")
+    c = b.array.chunks(ws.precompute(3, b.w, b.d, b.bits))
+    return {"NumPe": b.pes, "WordWidth": b.w, "DspRegs": dsp, "LoopRegs": loop, "Chunks": c, "QuotDelay": b.d,
+            "MaxWords": c * b.pes - 1 if max_words is None else max_words, "ProgWords": prog_words,
+            **({"ModAlu": 1} if b.mod_alu else {})}

@@ -27,14 +27,15 @@ if os.environ.get("MONTMUL_IN_SIM"):
     from types import SimpleNamespace
 
     import cocotb
-    from cocotb.clock import Clock
-    from cocotb.triggers import ClockCycles, FallingEdge, with_timeout
+    from cocotb.triggers import ClockCycles, with_timeout
     from cocotb.utils import get_sim_time
     from cocotbext.axi import AxiResp
 
     from montmul.host import ModexpDevice
     from montmul.host import regmap as rm
     from montmul.host.buses import CocotbAxiLite
+    from montmul.host.regblock import cocotb_open
+    from montmul.host.regblock import cocotb_reset as reset
     from montmul.host.device import MAGIC, place
     from montmul.engine import modexp_model
 
@@ -43,19 +44,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
     TIMEOUT_NS = int(os.environ["MONTMUL_MODEXP_TIMEOUT"]) * 10 * 4 + 10**6
 
     async def setup(dut) -> tuple[ModexpDevice, CocotbAxiLite]:
-        Clock(dut.clk_i, 10, unit="ns").start()
-        await reset(dut)
-        bus = CocotbAxiLite(dut, irq=dut.irq_o)
-        dev = ModexpDevice(bus, core=CORE)
-        await dev.open()
-        return dev, bus
-
-    async def reset(dut) -> None:
-        dut.rst_ni.value = 0
-        await ClockCycles(dut.clk_i, 3)
-        await FallingEdge(dut.clk_i)
-        dut.rst_ni.value = 1
-        await ClockCycles(dut.clk_i, 2)
+        return await cocotb_open(dut, lambda bus: ModexpDevice(bus, core=CORE))
 
     def odd(rng: random.Random, bits: int) -> int:
         return rng.randrange(1 << (bits - 1), 1 << bits) | 1

@@ -63,10 +63,12 @@ CASES = [
     (256, 22, 17, ("verilator",), True, 0, "secp256r1"),
     (384, 34, 17, ("verilator",), True, 1, "secp384r1"),
 ]
-TOP = "mm_pke"
-SOURCES = ["ws/mm_pke_pkg.sv", "ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv", "ws/mm_ws_ring.sv", "ws/mm_ws_array.sv",
-           "ws/mm_pke_bank.sv",
-           "ws/mm_pke_alu.sv", "ws/mm_pke_prog.sv", "ws/mm_pke_seq.sv", f"ws/{TOP}.sv"]
+#: Yosys' reading of the RTL (bench_util.yosys_netlist) on Verilator: the
+#: synthesized engine is the simulated one (under ``full``)
+NETLIST_CASES = [
+    (16, 8, 17, True, 1, "small"),  # the ALU's MACR and DUAL paths, k·P on a 16-bit curve
+    (64, 12, 17, True, 0, None),  # RSA-CRT: windows, tables, Garner's MACR
+]
 PROG_WORDS = 64
 PROG_WORDS_ECC = 4096  # the ECC programs unroll the table's additions (about 2,200 words with the combine)
 
@@ -79,77 +81,53 @@ def small_curve():
 
 
 def hdl_params(bits: int, pes: int, w: int, mod_alu: int = 0, ecc: str | None = None) -> dict[str, int]:
-    """mm_pke's parameters for pke.Build(bits, pes=pes, w=w) (L = 6: DspRegs 3, LoopRegs 0)."""
-    from montmul.models import pke, ws
+    """mm_pke's parameters for pke.Build(bits, pes=pes, w=w, mod_alu=mod_alu) (L = 6: DspRegs 3,
+    LoopRegs 0), the array sized to its m."""
+    from montmul import design
+    from montmul.models import pke
 
-    b = pke.Build(bits, pes=pes, w=w)
-    k = ws.precompute(3, w, b.d, bits)
-    return {"NumPe": pes, "WordWidth": w, "DspRegs": 3, "LoopRegs": b.latency - 6, "Chunks": b.array.chunks(k),
-            "QuotDelay": b.d, "MaxWords": b.m, "ProgWords": PROG_WORDS_ECC if ecc else PROG_WORDS,
-            "ModAlu": mod_alu, "Bits": bits}
+    b = pke.Build(bits, pes=pes, w=w, mod_alu=bool(mod_alu))
+    return design.pke_hdl_params(b, PROG_WORDS_ECC if ecc else PROG_WORDS, max_words=b.m)
 
 
 if os.environ.get("MONTMUL_IN_SIM"):
     import cocotb
     import gmpy2
     from cocotb.clock import Clock
-    from cocotb.triggers import FallingEdge, RisingEdge
+    from cocotb.triggers import FallingEdge
 
     from montmul.flows.sim import pke_run
     from montmul.models import pke
 
     P = json.loads(os.environ["WS_PARAMS"])
     BITS, W = int(os.environ["MONTMUL_PKE_BITS"]), P["WordWidth"]
-    MOD_ALU = bool(P["ModAlu"])
+    MOD_ALU = bool(P.get("ModAlu", 0))  # design.pke_hdl_params sets it only when 1
     ECC = os.environ.get("MONTMUL_PKE_ECC", "")
     BUILD = pke.Build(BITS, pes=P["NumPe"], w=W, mod_alu=MOD_ALU)
     LAY = pke.layout(BUILD)
     PROG = P["ProgWords"]
 
     async def start(dut):
-        cocotb.start_soon(Clock(dut.clk_i, 10, unit="ns").start())
-        dut.rst_ni.value = 0
-        for name in ("start_i", "prog_we_i", "prog_addr_i", "prog_wdata_i", "host_we_i", "host_re_i",
-                     "host_half_i", "host_addr_i", "host_wdata_i"):
-            getattr(dut, name).value = 0
-        await RisingEdge(dut.clk_i)
-        await FallingEdge(dut.clk_i)
-        dut.rst_ni.value = 1
-        await FallingEdge(dut.clk_i)
+        cocotb.start_soon(Clock(dut.clk_i, pke_run.PERIOD_NS, unit="ns").start())
+        await pke_run.reset(dut)
 
     async def load_program(dut, words: list[int]):
         assert len(words) <= PROG
-        await pke_run.load_program(dut, words)  # the RTL driver's (montmul.flows.sim.pke_run)
+        await pke_run.load_program(dut, words)
 
     def region_addrs(lay=None) -> list[int]:
         return sorted({a for addr, size in (lay or LAY).values() for a in range(addr, addr + size)})
 
     async def load_banks(dut, banks, lay=None):
-        for h in (0, 1):
-            for a in region_addrs(lay):
-                dut.host_we_i.value = 1
-                dut.host_half_i.value = h
-                dut.host_addr_i.value = a
-                dut.host_wdata_i.value = banks[h][a]
-                await FallingEdge(dut.clk_i)
-        dut.host_we_i.value = 0
+        await pke_run.write_banks(dut, [[(a, banks[h][a]) for a in region_addrs(lay)] for h in (0, 1)])
 
     async def read_banks(dut, lay=None) -> list[dict[int, int]]:
-        out = [{}, {}]
-        for h in (0, 1):
-            addrs = region_addrs(lay)
-            for idx, a in enumerate(addrs + [None, None]):
-                if idx >= 2:
-                    out[h][addrs[idx - 2]] = int(dut.host_rdata_o.value)
-                dut.host_re_i.value = int(a is not None)
-                dut.host_half_i.value = h
-                dut.host_addr_i.value = a or 0
-                await FallingEdge(dut.clk_i)
-        dut.host_re_i.value = 0
-        return out
+        addrs = region_addrs(lay)
+        return [dict(zip(addrs, await pke_run.read_addrs(dut, h, addrs))) for h in (0, 1)]
 
     async def run_engine(dut, limit: int):
-        """Start the engine; return (cycles start->done, [(cycle, pc) dispatches], [product cycles], err)."""
+        """Start the engine, sampling every cycle: return (cycles start->done,
+        [(cycle, pc) dispatches], [product cycles], (err_o, err_code_o))."""
         dut.start_i.value = 1
         await FallingEdge(dut.clk_i)  # cycle S ends
         dut.start_i.value = 0
@@ -165,27 +143,6 @@ if os.environ.get("MONTMUL_IN_SIM"):
                 return t, disp, prods, (int(dut.err_o.value), int(dut.err_code_o.value))
             await FallingEdge(dut.clk_i)
         raise AssertionError(f"no done_o within {limit} cycles")
-
-    async def run_engine_fast(dut, limit: int):
-        """Start the engine and wait for done_o without sampling every cycle
-        (the long ECC runs): return (cycles start->done, err)."""
-        from cocotb.simtime import get_sim_time
-        from cocotb.triggers import First, Timer
-
-        dut.start_i.value = 1
-        await FallingEdge(dut.clk_i)  # cycle S ends
-        dut.start_i.value = 0
-        t0 = get_sim_time("ns")
-        while True:  # done_o is combinational: a rising edge may be a glitch between clock edges
-            await First(RisingEdge(dut.done_o), Timer(10 * limit, "ns"))
-            await FallingEdge(dut.clk_i)
-            cycles = round((get_sim_time("ns") - t0) / 10) + 1  # as run_engine counts
-            if int(dut.done_o.value):
-                break
-            assert cycles < limit, f"no done_o within {limit} cycles"
-        await FallingEdge(dut.clk_i)
-        assert not int(dut.busy_o.value)
-        return cycles, (int(dut.err_o.value), int(dut.err_code_o.value))
 
     def random_prime(bits: int, rng: random.Random) -> int:
         while True:
@@ -203,8 +160,10 @@ if os.environ.get("MONTMUL_IN_SIM"):
         await load_banks(dut, banks, lay)
         if trace:
             cycles, disp, prods, err = await run_engine(dut, res.cycles + 100)
-        else:
-            cycles, err = await run_engine_fast(dut, res.cycles + 100)
+        else:  # the long ECC runs: the RTL driver's wait for done_o, no sampling every cycle
+            cycles, code = await pke_run.run_engine(dut, res.cycles + 100)
+            assert not int(dut.busy_o.value)
+            err = (int(code != 0), code)
         assert err == (0, 0), f"engine error code {err[1]}"
         assert cycles == res.cycles, f"start to done {cycles} cycles, pke.run {res.cycles}"
         if not trace:
@@ -360,10 +319,28 @@ else:
     def test_mm_pke(sim, bits, pes, w, full, mod_alu, ecc):
         from bench_util import unit_bench
 
-        params = hdl_params(bits, pes, w, mod_alu, ecc)
-        hdl = {k: v for k, v in params.items() if k != "Bits"}
+        from montmul import design
+
+        hdl = hdl_params(bits, pes, w, mod_alu, ecc)
         os.environ["MONTMUL_PKE_BITS"] = str(bits)
         os.environ["MONTMUL_PKE_ECC"] = ecc or ""
         # make test: the largest message only (the signature test runs a random one)
         os.environ["MONTMUL_PKE_QUICK"] = "" if full else "1"
-        unit_bench(__file__, TOP, SOURCES, hdl, sim, opt=bool(ecc) and sim == "verilator")
+        unit_bench(__file__, design.PKE.top, design.PKE.rtl, hdl, sim, opt=bool(ecc) and sim == "verilator")
+
+    @pytest.mark.parametrize(
+        "bits,pes,w,full,mod_alu,ecc",
+        [pytest.param(bits, pes, w, full, mod_alu, ecc, marks=[pytest.mark.full] if full else [],
+                      id=f"netlist-l{bits}-p{pes}-w{w}" + (f"-modalu" if mod_alu else "") + (f"-{ecc}" if ecc else ""))
+         for bits, pes, w, full, mod_alu, ecc in NETLIST_CASES])
+    def test_mm_pke_netlist(bits, pes, w, full, mod_alu, ecc):
+        """The same checks on Yosys' elaboration of the engine (Verilator)."""
+        from bench_util import unit_bench
+
+        from montmul import design
+
+        hdl = hdl_params(bits, pes, w, mod_alu, ecc)
+        os.environ["MONTMUL_PKE_BITS"] = str(bits)
+        os.environ["MONTMUL_PKE_ECC"] = ecc or ""
+        os.environ["MONTMUL_PKE_QUICK"] = "1"
+        unit_bench(__file__, design.PKE.top, design.PKE.rtl, hdl, "verilator", opt=False, netlist=True)

@@ -35,25 +35,20 @@ from __future__ import annotations
 import os
 
 BITS, W = 256, 17
-#: id -> (P, d, ModAlu, program words): d None = the model's least legal (qlat = 0); d = 3 at c = 1 is
-#: the bypass (2cd = L); ModAlu 1 with room for the ECC programs (about 2,100 words): the ECDH build
+#: id -> (P, d, ModAlu, program words): d None = the model's least legal; d = 3 at c = 1 is the bypass
+#: (2cd = L); ModAlu 1 with room for the ECC programs: the ECDH build
 BUILDS = {"c2": (10, None, 0, 64), "c1-bypass": (22, 3, 0, 64), "c1-modalu-ecc": (22, 3, 1, 4096)}
-TOP = "mm_pke_axil"
-SOURCES = ["bus/mm_pke_regs_pkg.sv", "bus/mm_pke_regs.sv", "ws/mm_pke_pkg.sv",
-           "ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv", "ws/mm_ws_ring.sv", "ws/mm_ws_array.sv", "ws/mm_pke_bank.sv",
-           "ws/mm_pke_alu.sv", "ws/mm_pke_prog.sv", "ws/mm_pke_seq.sv", "ws/mm_pke.sv", f"bus/{TOP}.sv"]
 PROG_WORDS = 64
 
 
 def hdl_params(pes: int, d: int | None, mod_alu: int = 0, prog_words: int = PROG_WORDS,
                bits: int = BITS) -> dict[str, int]:
-    """mm_pke_axil's parameters for pke.Build(bits, pes=pes, w=W, d=d) (L = 6: DspRegs 3, LoopRegs 0)."""
-    from montmul.models import pke, ws
+    """mm_pke_axil's parameters for the driver's build of ℓ = ``bits`` on P = ``pes``, w = W,
+    L = 6 (DspRegs 3, LoopRegs 0), d (default the least legal), the array sized to its m."""
+    from montmul import design
 
-    b = pke.Build(bits, pes=pes, w=W, d=d, qlat=0 if d is None else -1)
-    k = ws.precompute(3, W, b.d, bits)
-    return {"NumPe": pes, "WordWidth": W, "DspRegs": 3, "LoopRegs": b.latency - 6, "Chunks": b.array.chunks(k),
-            "QuotDelay": b.d, "MaxWords": b.m, "ProgWords": prog_words, "ModAlu": mod_alu}
+    b = design.pke_build(bits, pes=pes, w=W, d=d, mod_alu=bool(mod_alu))
+    return design.pke_hdl_params(b, prog_words, max_words=b.m)
 
 
 if os.environ.get("MONTMUL_IN_SIM"):
@@ -61,14 +56,13 @@ if os.environ.get("MONTMUL_IN_SIM"):
     import random
 
     import cocotb
-    import gmpy2
-    from cocotb.clock import Clock
-    from cocotb.triggers import ClockCycles, FallingEdge, with_timeout
+    from cocotb.triggers import ClockCycles, with_timeout
     from cocotbext.axi import AxiResp
 
     from montmul.apps import rsa
     from montmul.host import pke_regmap as rm
     from montmul.host.buses import CocotbAxiLite
+    from montmul.host.regblock import cocotb_open
     from montmul.host.pke import MAGIC, PkeDevice, PkeError, place
     from montmul.models import pke
 
@@ -76,36 +70,15 @@ if os.environ.get("MONTMUL_IN_SIM"):
     #: RSA-2048 on demand (the pytest test below): only test_sign_rsa2048 runs
     KEY = os.environ.get("MONTMUL_PKE_AXIL_KEY")
     #: the ECC build (ModAlu 1): only the register test and test_ecdh_p256 run
-    ECC = bool(P["ModAlu"])
+    ECC = bool(P.get("ModAlu", 0))
     #: generous bound of a whole test in simulated time (10 ns clock)
     TIMEOUT_NS = 10**9
 
     async def setup(dut) -> tuple[PkeDevice, CocotbAxiLite]:
-        Clock(dut.clk_i, 10, unit="ns").start()
-        await reset(dut)
-        bus = CocotbAxiLite(dut, irq=dut.irq_o)
-        dev = PkeDevice(bus)
-        await dev.open()
-        return dev, bus
-
-    async def reset(dut) -> None:
-        dut.rst_ni.value = 0
-        await ClockCycles(dut.clk_i, 3)
-        await FallingEdge(dut.clk_i)
-        dut.rst_ni.value = 1
-        await ClockCycles(dut.clk_i, 2)
-
-    def prime(bits: int, rng: random.Random, e: int = 65537) -> int:
-        while True:
-            p = int(gmpy2.next_prime(rng.getrandbits(bits) | (3 << (bits - 2))))
-            if p.bit_length() == bits and (p - 1) % e:
-                return p
+        return await cocotb_open(dut, PkeDevice)
 
     def key512(seed: int):
-        rng = random.Random(seed)
-        p, q = prime(BITS, rng), prime(BITS, rng)
-        e = 65537
-        return rsa.from_numbers(p * q, e, pow(e, -1, (p - 1) * (q - 1)), p, q)
+        return rsa.seeded_key(2 * BITS, seed)
 
     def model_cycles(dev: PkeDevice, p, q, dp, dq, c) -> tuple[int, int]:
         """(value, cycles) of pke.run on the program and images the driver loads."""
@@ -154,7 +127,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
                                                                  P["DspRegs"] + 3 + P["LoopRegs"])
         assert (info.max_words, info.prog_words) == (P["MaxWords"], P["ProgWords"])
         assert (info.bank_words, info.instr_bits) == (pke.MEM_WORDS, pke.INSTR_BITS)
-        assert info.mod_alu == P["ModAlu"]
+        assert info.mod_alu == P.get("ModAlu", 0)
         for reg in (rm.CTRL, rm.STATUS, rm.CYCLES, rm.PADDR, rm.PDATA0, rm.PDATA1, rm.BSEL):
             assert await dev.read(reg) == 0, f"register {reg:#x} after reset"
         assert int(dut.irq_o.value) == 0
@@ -375,7 +348,9 @@ else:
     def test_mm_pke_axil(sim, build):
         from bench_util import unit_bench
 
-        unit_bench(__file__, TOP, SOURCES, hdl_params(*BUILDS[build]), sim, opt=False)
+        from montmul import design
+
+        unit_bench(__file__, design.PKE_AXIL.top, design.PKE_AXIL.rtl, hdl_params(*BUILDS[build]), sim, opt=False)
 
     @pytest.mark.skipif(not os.environ.get("MONTMUL_PKE_AXIL_RSA2048"),
                         reason="RSA-2048 through mm_pke_axil: set MONTMUL_PKE_AXIL_RSA2048=1 (minutes on Verilator)")
@@ -384,6 +359,7 @@ else:
         through the bus; the figures go to build/pke_axil_rsa2048.json."""
         from bench_util import unit_bench
 
+        from montmul import design
         from montmul.apps import rsa
         from montmul.resources import build_root
 
@@ -393,5 +369,5 @@ else:
         report.parent.mkdir(parents=True, exist_ok=True)
         monkeypatch.setenv("MONTMUL_PKE_AXIL_KEY", str(pem))
         monkeypatch.setenv("MONTMUL_PKE_AXIL_REPORT", str(report))
-        unit_bench(__file__, TOP, SOURCES, hdl_params(66, 3, bits=1024), "verilator", opt=False)
+        unit_bench(__file__, design.PKE_AXIL.top, design.PKE_AXIL.rtl, hdl_params(66, 3, bits=1024), "verilator", opt=False)
         print(report.read_text())

@@ -47,7 +47,6 @@ import argparse
 import contextlib
 import json
 import os
-import platform
 import statistics
 import sys
 import time
@@ -55,8 +54,10 @@ from pathlib import Path
 
 from montmul import cores, progress, resources
 from montmul.apps import rsa
+from montmul.apps.stats import cpu_name as _cpu
+from montmul.apps.stats import median_ms
 from montmul.flows import executor as sweep
-from montmul.flows.synth import parse_flow_options
+from montmul.flows.synth import parse_flow_options, proxy
 
 #: Published figures (docs/references.md), exactly as printed.
 PAPERS = [
@@ -163,9 +164,8 @@ def ecp5_result(core: str, params: dict[str, int], width: int, run_synth: bool =
     return out
 
 
-#: Where scripts/ws_proxy.py stores its post-route results of the ws array
-#: and of the public-key engine mm_pke (``--top pke``).
-PROXY_STORE = resources.data_root() / "syn" / "proxy"
+#: Where scripts/ws_proxy.py stores its post-route results (the engine mm_pke's: ``--top pke``).
+PROXY_STORE = proxy.STORE
 
 
 def pke_build(bits: int):
@@ -184,8 +184,8 @@ def pke_ecp5(bits: int, store: Path | None = None) -> dict:
     EBR of the median run (the lower one of an even count); the same keys
     as :func:`ecp5_result`, ``bram`` = EBR.  A stored result whose RTL
     digests differ from today's files is used and named in the note."""
+    from montmul import design
     from montmul.flows.sim import pke_sim
-    from montmul.flows.synth import flows
 
     out = {"fmax_mhz": None, "luts": None, "ff": None, "dsp": None, "bram": None, "fits": None, "note": "",
            "result": False}
@@ -194,32 +194,14 @@ def pke_ecp5(bits: int, store: Path | None = None) -> dict:
     c = hdl["Chunks"]
     cmd = (f"python scripts/ws_proxy.py run --top pke --pe {b.pes} --width {b.w}"
            + (f" --chunks {c}" if c > 1 else "") + " --seed S")
-    want = {k: hdl[k] for k in ("NumPe", "WordWidth", "DspRegs", "Chunks", "QuotDelay", "MaxWords", "ProgWords")}
-    runs = []
-    for f in sorted(Path(store or PROXY_STORE).glob("ws_pke_*.json")):
-        try:
-            r = json.loads(f.read_text())
-        except (OSError, ValueError):
-            continue
-        p = r.get("params") or {}
-        if (r.get("design") != "mm_pke" or r.get("variant", "base") != "base"
-                or p.get("LoopRegs", 0) != hdl["LoopRegs"] or any(p.get(k) != v for k, v in want.items())):
-            continue
-        if r.get("fmax_mhz"):
-            runs.append(r)
+    runs = proxy.lookup(design.PKE.top, hdl, store or PROXY_STORE)
     if not runs:
         return {**out, "note": f"not measured ({cmd})"}
-    runs.sort(key=lambda r: r["fmax_mhz"])
-    mid = runs[(len(runs) - 1) // 2]
-    stale = [r["seed"] for r in runs if any(flows.rtl_digest(resources.rtl_dir() / f) != d
-                                           for f, d in (r.get("rtl") or {}).items())]
-    util = mid.get("device_utilization") or {}
-    note = (f"syn/proxy, median of seed{'s' if len(runs) > 1 else ''} "
-            + ", ".join(str(r["seed"]) for r in sorted(runs, key=lambda r: r["seed"]))
+    mid, stale = proxy.median_run(runs), proxy.stale(runs)
+    note = (f"syn/proxy, median of seed{'s' if len(runs) > 1 else ''} " + ", ".join(map(str, proxy.seeds(runs)))
             + (f"; RTL changed since seed(s) {', '.join(map(str, stale))}" if stale else ""))
-    return {"fmax_mhz": float(statistics.median(r["fmax_mhz"] for r in runs)), "luts": mid.get("luts"),
-            "ff": mid.get("ff"), "dsp": mid.get("dsp"), "bram": mid.get("ebr"),
-            "fits": all(v <= 1 for v in util.values()) if util else True, "note": note, "result": True,
+    return {"fmax_mhz": proxy.median_fmax(runs), "luts": mid.get("luts"), "ff": mid.get("ff"), "dsp": mid.get("dsp"),
+            "bram": mid.get("ebr"), "fits": proxy.fits(mid), "note": note, "result": True,
             "fmax_seeds": [str(r["seed"]) for r in runs]}
 
 
@@ -326,11 +308,12 @@ def rtl_digest(core: str, params: dict[str, int], crt: bool, crt_engine: bool) -
     the others' confirmations valid."""
     import hashlib
 
-    from montmul.flows.sim import crt_sim, modexp_sim, pke_sim
+    from montmul import design
+    from montmul.flows.sim import crt_sim, modexp_sim
     from montmul.flows.synth import flows
 
     if rsa.Hardware(core=core, crt_engine=crt_engine).on_pke(crt):  # the public-key engine mm_pke
-        files = [resources.rtl_dir() / f for f in pke_sim.SOURCES]
+        files = design.PKE.sources()
     else:
         unit = (crt_sim.crt_engine(core, params or None) if (crt and crt_engine)
                 else modexp_sim.engine(core, params or None))
@@ -530,33 +513,14 @@ def software(bits: int, reps: int) -> dict:
     oaep = cpad.OAEP(cpad.MGF1(hashes.SHA256()), hashes.SHA256(), None)
     ct = ck.public_key().encrypt(b"bench", oaep)
 
-    def med(fn) -> float:
-        fn()
-        ts = []
-        for _ in range(reps):
-            t0 = time.perf_counter()
-            fn()
-            ts.append(time.perf_counter() - t0)
-        return statistics.median(ts) * 1e3
-
     return {
         "bits": bits,
-        "sign_ms": med(lambda: ck.sign(b"bench", cpad.PKCS1v15(), hashes.SHA256())),
-        "decrypt_ms": med(lambda: ck.decrypt(ct, oaep)),
+        "sign_ms": median_ms(lambda: ck.sign(b"bench", cpad.PKCS1v15(), hashes.SHA256()), reps),
+        "decrypt_ms": median_ms(lambda: ck.decrypt(ct, oaep), reps),
         "library": backend.openssl_version_text(),
         "cpu": _cpu(),
         "reps": reps,
     }
-
-
-def _cpu() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 # ---------------------------------------------------------------------------

@@ -357,6 +357,25 @@ def generate(bits: int = 2048, e: int = 65537) -> RsaKey:
     return _from_cryptography(_rsa.generate_private_key(public_exponent=e, key_size=bits))
 
 
+def seeded_key(bits: int = 512, seed: int = 1, e: int = 65537) -> RsaKey:
+    """A reproducible private key of ``bits`` bits (tests and benches:
+    ``cryptography`` generates keys of 1024 bits and more and takes no seed):
+    primes of bits/2 bits with their two top bits set, drawn from Python's
+    ``random`` seeded with ``seed``, d = e^-1 mod lcm(p - 1, q - 1).  Not for
+    real keys (the primes are predictable).  ValueError for a length
+    :func:`from_numbers` does not take."""
+    import random
+
+    rng = random.Random(seed)
+    half = bits // 2
+    while True:
+        p = int(gmpy2.next_prime(rng.getrandbits(half) | 3 << (half - 2)))
+        q = int(gmpy2.next_prime(rng.getrandbits(half) | 3 << (half - 2)))
+        n = p * q
+        if p != q and n.bit_length() == bits and gmpy2.gcd(e, (p - 1) * (q - 1)) == 1:
+            return from_numbers(n, e, int(gmpy2.invert(e, (p - 1) * (q - 1) // gmpy2.gcd(p - 1, q - 1))), p, q)
+
+
 def load_pem(data: bytes | str, password: bytes | None = None) -> RsaKey:
     """A private key (PKCS#1 or PKCS#8) or public key (PKCS#1 or SPKI) from PEM."""
     if isinstance(data, str):
@@ -615,23 +634,23 @@ def rsadp(key: RsaKey, c: int, hw: Hardware | None = None, *, crt: bool = True, 
 
 # ---------------------------------------------------------------------------
 # Hashes and mask generation
-def _hash_name(name: str) -> str:
-    """The :data:`HASHES` key for ``name``: "sha256", "SHA-256", "sha3-256",
-    "SHA3_256", "sha512/224", "SHA-512/224", "shake128", "SHAKE-128" ..."""
-    key = str(name).lower().strip()
-    if key.startswith("sha-"):
-        key = "sha" + key[4:]
-    key = key.replace("/", "_").replace("-", "_")
-    if key.startswith("shake_"):
-        key = "shake" + key[6:]
+def hash_key(name: str, error: type[ValueError] = ParameterError) -> str:
+    """The :data:`HASHES` key for ``name``: "sha256", "SHA-256", "sha_256",
+    "sha3-256", "SHA3_256", "sha512/224", "SHA-512/224", "shake128",
+    "SHAKE-128" ...; ``error`` (default :class:`ParameterError`) for a hash
+    it does not have."""
+    key = str(name).lower().strip().replace("/", "_").replace("-", "_")
+    for prefix in ("sha_", "shake_"):
+        if key.startswith(prefix):
+            key = prefix[:-1] + key[len(prefix):]
     if key not in HASHES:
-        raise ParameterError(f"unsupported hash {name!r}; use one of {', '.join(HASHES)}")
+        raise error(f"unsupported hash {name!r}; use one of {', '.join(HASHES)}")
     return key
 
 
 def _fixed_hash(name: str, what: str) -> str:
     """A hash with a fixed output for PKCS#1 v1.5, OAEP or MGF1 (not a SHAKE)."""
-    name = _hash_name(name)
+    name = hash_key(name)
     if name in SHAKE_HASHES:
         raise ParameterError(f"unsupported hash {name!r} for {what}: RFC 8702 defines {name.upper()} "
                          "for RSASSA-PSS only, as both message hash and mask function")
@@ -716,7 +735,7 @@ def emsa_pss_encode(message: bytes, em_bits: int, hash_name: str = "sha256",
     ``mgf1_hash`` (default: ``hash_name``), or for SHAKE128/256 the SHAKE
     itself (RFC 8702).  ``salt_length``: None/"digest" (hLen, default), "max"
     or bytes; ``salt`` fixes the salt (known-answer tests), else it is random."""
-    hash_name = _hash_name(hash_name)
+    hash_name = hash_key(hash_name)
     mgf1_hash = _mgf1_hash(hash_name, mgf1_hash, "PSS")
     m_hash = _digest(hash_name, message)
     h_len = len(m_hash)
@@ -746,7 +765,7 @@ def emsa_pss_verify(message: bytes, em: bytes, em_bits: int, hash_name: str = "s
     reads the salt length from the encoding (weaker: it accepts every salt
     length, so the signer's choice is not checked).  Returns the salt
     length; raises ValueError("invalid signature: ...") when inconsistent."""
-    hash_name = _hash_name(hash_name)
+    hash_name = hash_key(hash_name)
     mgf1_hash = _mgf1_hash(hash_name, mgf1_hash, "PSS")
     auto = salt_length == "auto"
     m_hash = _digest(hash_name, message)
@@ -917,7 +936,7 @@ def sign(key: RsaKey, message: bytes, hw: Hardware | None = None, *, padding: st
     ``salt`` fixes the salt; ``mgf1_hash`` the MGF1 hash (default ``hash``;
     none with SHAKE128/256, whose mask function is the SHAKE, RFC 8702)."""
     _need_private(key, "sign")
-    hash = _hash_name(hash)
+    hash = hash_key(hash)
     k = key.size
     what = {}
     if padding == "pkcs1v15":
@@ -942,7 +961,7 @@ def _verify_params(padding: str, hash: str, mgf1_hash: str | None, salt_length) 
     if padding == "pkcs1v15":
         _no_pss_params(padding, mgf1_hash, salt_length)
         return _fixed_hash(hash, "PKCS#1 v1.5"), None
-    hash = _hash_name(hash)
+    hash = hash_key(hash)
     if salt_length != "auto":
         _salt_len(salt_length, 0, 0)  # the kind of value; its size is checked per key
     return hash, _mgf1_hash(hash, mgf1_hash, "PSS")

@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
 """Cycle statistics over random inputs, measured in RTL simulation (or from
-the models), shared by the CLI, the leak audit and the reports."""
+the models), shared by the CLI, the leak audit and the reports; the benches'
+software timing (:func:`median_ms`, :func:`cpu_name`)."""
 
 from __future__ import annotations
 
+import platform
 import random
 import statistics
 import time
+from pathlib import Path
 
 from .. import cores, progress
 from ..flows.sim import runner
@@ -156,3 +159,25 @@ def model_cycles(core_name: str, width: int, samples: int = 1000, seed: int = 1,
     """Average cycles of one multiplication from the core's cycle model over
     ``samples`` random operands."""
     return cycle_stats(cores.lookup(core_name), width, samples, seed, "model", params=params)["avg"]
+
+
+def median_ms(fn, reps: int) -> float:
+    """The median wall time of ``reps`` calls of ``fn`` in milliseconds (after one call to warm up)."""
+    fn()
+    ts = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        ts.append(time.perf_counter() - t0)
+    return statistics.median(ts) * 1e3
+
+
+def cpu_name() -> str:
+    """This machine's CPU model (/proc/cpuinfo), else what ``platform`` knows."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()

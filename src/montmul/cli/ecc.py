@@ -33,31 +33,12 @@ from pathlib import Path
 
 from .. import progress
 from .rsa import save_key
-from .util import DEFAULT_SIM, EXIT_CHECK, EXIT_INPUT, EXIT_USAGE, SIMS, CliError, fail
+from .util import (
+    DEFAULT_SIM, EXIT_CHECK, EXIT_INPUT, EXIT_USAGE, SIMS, CliError, add_message_args, fail, read_file, read_hex,
+    read_message,
+)
 
 ACTIONS = ("keygen", "sign", "verify", "ecdh")
-
-
-def _read(path: str, what: str) -> bytes:
-    try:
-        return Path(path).read_bytes()
-    except OSError as exc:
-        raise CliError(f"{what} {path}: cannot read: {exc.strerror}", EXIT_USAGE) from None
-
-
-def _hex(text: str, what: str) -> bytes:
-    try:
-        return bytes.fromhex(text.removeprefix("0x").replace(":", ""))
-    except ValueError:
-        raise CliError(f"{what}: not hex: {text[:40]!r}", EXIT_USAGE) from None
-
-
-def _message(args) -> bytes:
-    if args.message is not None:
-        return args.message.encode()
-    if args.message_hex is not None:
-        return _hex(args.message_hex, "--message-hex")
-    return _read(args.message_file, "--message-file")
 
 
 def _pem_der(data: bytes) -> bytes | None:
@@ -83,7 +64,7 @@ def _private(ecc, args):
         raise CliError(f"ecc {args.action} needs a private key: --key PEM "
                        "(`montmul ecc keygen --curve C --save-key k.pem` writes one)", EXIT_USAGE)
     try:
-        c, d = ecc.load_private(_read(args.key, "--key"))
+        c, d = ecc.load_private(read_file(args.key, "--key"))
     except ValueError as exc:
         raise CliError(f"--key {args.key}: {exc}", EXIT_INPUT) from None
     return _curve_arg(ecc, args, c), d
@@ -94,7 +75,7 @@ def _public(ecc, args, hw):
     private key whose public key is computed on the core."""
     if not args.key:
         raise CliError("ecc verify needs the signer's key: --key PEM (public or private)", EXIT_USAGE)
-    data = _read(args.key, "--key")
+    data = read_file(args.key, "--key")
     der = _pem_der(data)
     if der is None:
         c, d = _private(ecc, args)
@@ -187,7 +168,7 @@ def cmd_ecc(args) -> int:
                       "public_point": res.data.hex(), "private_key_file": args.save_key}
         elif args.action == "sign":
             c, d = _private(ecc, args)
-            msg = _message(args)
+            msg = read_message(args)
             res = ecc.sign(c, d, msg, args.hash, args.encoding, args.nonce, **hw)
             check, ok = _crypto_check(ecc, args, c, d, msg, res)
             if out_file:
@@ -195,21 +176,21 @@ def cmd_ecc(args) -> int:
             result = {"signature": res.data.hex()}
         elif args.action == "verify":
             c, der = _public(ecc, args, hw)
-            msg = _message(args)
-            sig = (_hex(args.signature, "--signature") if args.signature is not None
-                   else _read(args.signature_file, "--signature-file"))
+            msg = read_message(args)
+            sig = (read_hex(args.signature, "--signature") if args.signature is not None
+                   else read_file(args.signature_file, "--signature-file"))
             res = ecc.verify(c, der, msg, sig, args.hash, args.encoding, **hw)
             result = {"valid": res.data, "why": res.why}
         else:
             c, d = _private(ecc, args)
             if args.peer is not None:
-                peer_der = _pem_der(_read(args.peer, "--peer"))
+                peer_der = _pem_der(read_file(args.peer, "--peer"))
                 if peer_der is None:
                     raise CliError(f"--peer {args.peer}: not a PEM PUBLIC KEY (SubjectPublicKeyInfo)", EXIT_INPUT)
                 args._peer = ecc.load_public(c, peer_der)
                 res = ecc.exchange(c, d, peer_der, "der", **hw)
             else:
-                point = _hex(args.peer_hex, "--peer-hex")
+                point = read_hex(args.peer_hex, "--peer-hex")
                 args._peer = ecc.decode_point(c, point)
                 res = ecc.exchange(c, d, point, "point", **hw)
             check, ok = _crypto_check(ecc, args, c, d, msg, res)
@@ -293,12 +274,6 @@ def add_parsers(sub, subparser) -> None:
     common(e, True)
     acts = e.add_subparsers(dest="action", metavar="{keygen,sign,verify,ecdh}")
 
-    def message(sp):
-        g = sp.add_mutually_exclusive_group(required=True)
-        g.add_argument("--message", metavar="TEXT", help="message as UTF-8 text")
-        g.add_argument("--message-hex", metavar="HEX", help="message as hex")
-        g.add_argument("--message-file", metavar="FILE", help="message file (raw bytes)")
-
     def scheme(sp):
         sp.add_argument("--hash", default="sha256", choices=tuple(HASHES),
                         help="message hash (shake128/256: 256/512-bit outputs, RFC 8692; random nonces only)")
@@ -309,13 +284,13 @@ def add_parsers(sub, subparser) -> None:
     common(k, False)
     s = acts.add_parser("sign", help="sign a message (ECDSA)")
     common(s, False)
-    message(s)
+    add_message_args(s)
     scheme(s)
     s.add_argument("--nonce", default="rfc6979", choices=("rfc6979", "random"), help="the per-signature nonce k")
     s.add_argument("--out", metavar="FILE", help="also write the signature (raw bytes)")
     v = acts.add_parser("verify", help="verify a signature (exit status 1 if it does not verify)")
     common(v, False)
-    message(v)
+    add_message_args(v)
     scheme(v)
     g = v.add_mutually_exclusive_group(required=True)
     g.add_argument("--signature", metavar="HEX", help="signature as hex")

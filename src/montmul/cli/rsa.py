@@ -32,8 +32,8 @@ from pathlib import Path
 
 from .. import progress
 from .util import (
-    DEFAULT_SIM, EXIT_CHECK, EXIT_INPUT, EXIT_TOOL, EXIT_USAGE, SIMS, CliError, core_and_width, fail, hdl_params,
-    parse_int, positive_int,
+    DEFAULT_SIM, EXIT_CHECK, EXIT_INPUT, EXIT_TOOL, EXIT_USAGE, SIMS, CliError, add_message_args, core_and_width, fail,
+    hdl_params, parse_int, positive_int, read_file, read_hex, read_message,
 )
 
 ACTIONS = ("sign", "verify", "encrypt", "decrypt")
@@ -88,20 +88,8 @@ def _blinding_text(b) -> str:
     return " + ".join(parts)
 
 
-def _read_bytes(text: str | None, hex_text: str | None, path: str | None, what: str) -> bytes:
-    if text is not None:
-        return text.encode()
-    if hex_text is not None:
-        try:
-            return bytes.fromhex(hex_text.removeprefix("0x"))
-        except ValueError:
-            raise CliError(f"{what}: not hex: {hex_text[:40]!r}", EXIT_USAGE) from None
-    if path == "-":  # standard input
-        return sys.stdin.buffer.read()
-    try:
-        return Path(path).read_bytes()
-    except OSError as exc:
-        raise CliError(f"{what}: cannot read {path}: {exc.strerror}", EXIT_USAGE) from None
+def _read_bytes(hex_text: str | None, path: str | None, what: str) -> bytes:
+    return read_hex(hex_text, what) if hex_text is not None else read_file(path, what)
 
 
 def _salt(text: str):
@@ -348,7 +336,7 @@ def cmd_rsa(args) -> int:
         return fail(f"--out {out_file}: directory {Path(out_file).parent} does not exist", EXIT_USAGE)
     msg = b""
     if args.action in ("sign", "verify", "encrypt"):
-        msg = _read_bytes(args.message, args.message_hex, args.message_file, "message")
+        msg = read_message(args)
     if (args.blind or args.exp_blind_bits) and args.action not in ("sign", "decrypt"):
         return fail(f"--blind/--exp-blind-bits apply to private-key operations (sign, decrypt), not {args.action}",
                     EXIT_USAGE)
@@ -359,14 +347,14 @@ def cmd_rsa(args) -> int:
             res = rsa.sign(key, msg, hw, padding=args.padding, hash=args.hash, crt=args.crt,
                            salt_length=args.salt_length, mgf1_hash=args.mgf1_hash, blinding=blinding)
         elif args.action == "verify":
-            args._sig = _read_bytes(None, args.signature, args.signature_file, "signature")
+            args._sig = _read_bytes(args.signature, args.signature_file, "signature")
             res = rsa.verify(key, msg, args._sig, hw, padding=args.padding, hash=args.hash,
                              salt_length=args.salt_length, mgf1_hash=args.mgf1_hash)
         elif args.action == "encrypt":
             res = rsa.encrypt(key, msg, hw, padding=args.padding, hash=args.hash, label=args.label.encode(),
                               mgf1_hash=args.mgf1_hash)
         else:
-            args._ct = _read_bytes(None, args.ciphertext, args.ciphertext_file, "ciphertext")
+            args._ct = _read_bytes(args.ciphertext, args.ciphertext_file, "ciphertext")
             res = rsa.decrypt(key, args._ct, hw, padding=args.padding, hash=args.hash, label=args.label.encode(),
                               crt=args.crt, mgf1_hash=args.mgf1_hash, blinding=blinding)
     except RuntimeError as exc:
@@ -507,12 +495,6 @@ def add_parsers(sub, core_args, subparser) -> None:
     r.add_argument("--json", action="store_true", help="print one JSON object")
     acts = r.add_subparsers(dest="action", metavar="{sign,verify,encrypt,decrypt}")
 
-    def message(sp):
-        g = sp.add_mutually_exclusive_group(required=True)
-        g.add_argument("--message", metavar="TEXT", help="message as UTF-8 text")
-        g.add_argument("--message-hex", metavar="HEX", help="message as hex")
-        g.add_argument("--message-file", metavar="FILE", help="message file (raw bytes; - reads standard input)")
-
     def common(sp, paddings, default):
         # --json is also accepted after the action (it is a global option of `rsa`)
         sp.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print one JSON object")
@@ -524,13 +506,13 @@ def add_parsers(sub, core_args, subparser) -> None:
                         help="PSS/OAEP: the MGF1 hash (default: --hash; none with shake128/256)")
 
     s = acts.add_parser("sign", help="sign a message (PKCS#1 v1.5 or PSS)")
-    message(s)
+    add_message_args(s)
     common(s, ("pkcs1v15", "pss"), "pkcs1v15")
     s.add_argument("--salt-length", type=_salt, default=None, help="PSS salt: digest (default), max or bytes")
     s.add_argument("--out", metavar="FILE", help="also write the signature (raw bytes)")
 
     v = acts.add_parser("verify", help="verify a signature")
-    message(v)
+    add_message_args(v)
     common(v, ("pkcs1v15", "pss"), "pkcs1v15")
     g = v.add_mutually_exclusive_group(required=True)
     g.add_argument("--signature", metavar="HEX", help="signature as hex")
@@ -540,7 +522,7 @@ def add_parsers(sub, core_args, subparser) -> None:
                         "signature instead (weaker: any salt length is accepted)")
 
     e = acts.add_parser("encrypt", help="encrypt a message (OAEP or PKCS#1 v1.5)")
-    message(e)
+    add_message_args(e)
     common(e, ("oaep", "pkcs1v15"), "oaep")
     e.add_argument("--label", default="", help="OAEP label (text)")
     e.add_argument("--out", metavar="FILE", help="also write the ciphertext (raw bytes)")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from .. import cores
 
@@ -31,6 +32,41 @@ class CliError(Exception):
     def __init__(self, msg: str, code: int = EXIT_USAGE):
         super().__init__(msg)
         self.code = code
+
+
+def add_message_args(sp) -> None:
+    """The message options of a signing or encrypting action (one of them required)."""
+    g = sp.add_mutually_exclusive_group(required=True)
+    g.add_argument("--message", metavar="TEXT", help="message as UTF-8 text")
+    g.add_argument("--message-hex", metavar="HEX", help="message as hex")
+    g.add_argument("--message-file", metavar="FILE", help="message file (raw bytes; - reads standard input)")
+
+
+def read_hex(text: str, what: str) -> bytes:
+    """Bytes from hex (an optional 0x, colons allowed); CliError naming ``what`` otherwise."""
+    try:
+        return bytes.fromhex(text.removeprefix("0x").replace(":", ""))
+    except ValueError:
+        raise CliError(f"{what}: not hex: {text[:40]!r}", EXIT_USAGE) from None
+
+
+def read_file(path: str, what: str) -> bytes:
+    """A file's bytes (``-``: standard input); CliError naming ``what`` if it cannot be read."""
+    if path == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise CliError(f"{what} {path}: cannot read: {exc.strerror}", EXIT_USAGE) from None
+
+
+def read_message(args) -> bytes:
+    """The message of :func:`add_message_args`' options."""
+    if args.message is not None:
+        return args.message.encode()
+    if args.message_hex is not None:
+        return read_hex(args.message_hex, "--message-hex")
+    return read_file(args.message_file, "--message-file")
 
 
 def _int_at_least(text: str, low: int, why: str) -> int:

@@ -36,7 +36,7 @@ import sys
 from pathlib import Path
 
 from .. import cores, resources
-from ..design import BUS_RTL, CORE_WRAPPER, DEFAULT_CORE, KINDS, core_wrapper
+from ..design import BUS_RTL, CORE_WRAPPER, DEFAULT_CORE, KINDS, PKE_AXIL, core_wrapper
 from ..engine import engine_model, r2_mod
 
 CORE_FILE = "montmul.core"
@@ -48,9 +48,7 @@ GENERATOR = "fusesoc/core_wrapper_gen.py"
 WRAPPERS = "fusesoc/wrappers"
 SMOKE_TB = "tb/smoke/mm_modexp_smoke_tb.sv"
 #: mm_pke_axil and the engine under it (rtl/bus, rtl/ws), in compile order.
-PKE_AXIL_RTL = ("bus/mm_pke_regs_pkg.sv", "bus/mm_pke_regs.sv", "ws/mm_pke_pkg.sv", "ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv",
-                "ws/mm_ws_ring.sv", "ws/mm_ws_array.sv", "ws/mm_pke_bank.sv", "ws/mm_pke_alu.sv",
-                "ws/mm_pke_prog.sv", "ws/mm_pke_seq.sv", "ws/mm_pke.sv", "bus/mm_pke_axil.sv")
+PKE_AXIL_RTL = PKE_AXIL.rtl
 HEADER = "rtl/common/mm_macros.svh"
 #: Smoke test: width and operands (small enough for 32-bit int parameters).
 SMOKE_WIDTH = 16

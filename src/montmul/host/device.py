@@ -18,8 +18,10 @@ driver is the same.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from .. import engine
+from . import regblock
 from . import regmap as rm
 
 MAGIC = 0x4D4D5831  #: ID register value ('MMX1')
@@ -41,57 +43,39 @@ class Job:
     cycles: int  #: CYCLES: the engine's latency in clock cycles
 
 
-def field(reg: str, name: str, value: int) -> int:
-    lsb, width = rm.FIELDS[reg][name]
-    return (value >> lsb) & ((1 << width) - 1)
+field = partial(regblock.field, rm.FIELDS)  #: field(reg, name, value): a field of a register's value
+place = partial(regblock.place, rm.FIELDS)  #: place(reg, name, value): a value in its field
 
 
-def place(reg: str, name: str, value: int) -> int:
-    lsb, width = rm.FIELDS[reg][name]
-    if not 0 <= value < 1 << width:
-        raise ValueError(f"{reg}.{name}={value} does not fit {width} bits")
-    return value << lsb
-
-
-class ModexpDevice:
+class ModexpDevice(regblock.RegBlock):
     """mm_modexp_axil at byte address ``base`` of ``bus``; ``core`` names the
     registered core the hardware was built with (it fixes the Montgomery
     radix, hence R^2 mod N, which the driver computes once per modulus)."""
 
-    def __init__(self, bus, *, core: str, params: dict[str, int] | None = None, base: int = 0) -> None:
-        self.bus = bus
+    FIELDS, ID, STATUS, MAGIC, NAME, ERROR = rm.FIELDS, rm.ID, rm.STATUS, MAGIC, "mm_modexp_axil", DeviceError
+
+    def __init__(self, bus, *, core: str, params: dict[str, int] | None = None, base: int = 0,
+                 max_polls: int = 10**7) -> None:
+        super().__init__(bus, base=base, max_polls=max_polls)
         self.core = core
         self.params = params
-        self.base = base
         self.width = 0
         self.words = 0
         self._r2: dict[int, int] = {}
 
     # --- registers -------------------------------------------------------
-    async def read(self, reg: int) -> int:
-        return await self.bus.read(self.base + reg)
-
-    async def write(self, reg: int, value: int) -> None:
-        await self.bus.write(self.base + reg, value)
-
     async def open(self) -> None:
         """Check the ID register and read the build's width."""
-        ident = await self.read(rm.ID)
-        if ident != MAGIC:
-            raise DeviceError(f"no mm_modexp_axil at {self.base:#x}: ID reads {ident:#010x}, expected {MAGIC:#010x}")
+        await self.check_id()
         info = await self.read(rm.INFO)
         self.width = field("INFO", "WIDTH", info)
         self.words = field("INFO", "WORDS", info)
         if self.words != -(-self.width // 32):
             raise DeviceError(f"INFO: {self.words} words for width {self.width}")
 
-    async def status(self) -> dict[str, int]:
-        v = await self.read(rm.STATUS)
-        return {f: field("STATUS", f, v) for f in rm.FIELDS["STATUS"]}
-
     async def clear_status(self) -> None:
         """Clear the sticky flags (DONE, ERR, OVERRUN, ACCERR)."""
-        await self.write(rm.STATUS, sum(place("STATUS", f, 1) for f in ("DONE", "ERR", "OVERRUN", "ACCERR")))
+        await self.clear_flags("DONE", "ERR", "OVERRUN", "ACCERR")
 
     # --- operands ----------------------------------------------------------
     async def write_operand(self, name: str, value: int) -> None:
@@ -137,14 +121,8 @@ class ModexpDevice:
 
     async def wait(self) -> dict[str, int]:
         """Wait for the running job (interrupt if the bus has one, else by
-        polling STATUS); returns STATUS."""
-        wait_irq = getattr(self.bus, "wait_irq", None)
-        while True:
-            st = await self.status()
-            if not st["BUSY"] and st["DONE"]:
-                return st
-            if wait_irq is not None:
-                await wait_irq()
+        polling STATUS; DeviceError after ``max_polls`` polls); returns STATUS."""
+        return await self.wait_done(idle_is_error=False)
 
     async def finish(self) -> Job:
         """Wait for the running job and read its outcome."""

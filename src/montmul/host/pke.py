@@ -28,9 +28,12 @@ engine has its modular ALU).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
+from .. import design
 from ..models import pke, ws
 from . import pke_regmap as rm
+from . import regblock
 
 MAGIC = 0x4D504B31  #: ID register value ('MPK1')
 
@@ -55,16 +58,8 @@ class PkeError(RuntimeError):
     something a working block cannot."""
 
 
-def field(reg: str, name: str, value: int) -> int:
-    lsb, width = rm.FIELDS[reg][name]
-    return (value >> lsb) & ((1 << width) - 1)
-
-
-def place(reg: str, name: str, value: int) -> int:
-    lsb, width = rm.FIELDS[reg][name]
-    if not 0 <= value < 1 << width:
-        raise ValueError(f"{reg}.{name}={value} does not fit {width} bits")
-    return value << lsb
+field = partial(regblock.field, rm.FIELDS)  #: field(reg, name, value): a field of a register's value
+place = partial(regblock.place, rm.FIELDS)  #: place(reg, name, value): a value in its field
 
 
 @dataclass(frozen=True)
@@ -94,27 +89,19 @@ class PkeRun:
     status: dict[str, int]  #: STATUS at the stop
 
 
-class PkeDevice:
+class PkeDevice(regblock.RegBlock):
     """mm_pke_axil at byte address ``base`` of ``bus``."""
 
+    FIELDS, ID, STATUS, MAGIC, NAME, ERROR = rm.FIELDS, rm.ID, rm.STATUS, MAGIC, "mm_pke_axil", PkeError
+
     def __init__(self, bus, *, base: int = 0, max_polls: int = 10**7) -> None:
-        self.bus = bus
-        self.base = base
-        self.max_polls = max_polls
+        super().__init__(bus, base=base, max_polls=max_polls)
         self.info: Info | None = None
 
     # --- registers -------------------------------------------------------
-    async def read(self, reg: int) -> int:
-        return await self.bus.read(self.base + reg)
-
-    async def write(self, reg: int, value: int) -> None:
-        await self.bus.write(self.base + reg, value)
-
     async def open(self) -> Info:
         """Check the ID register and read the build constants."""
-        ident = await self.read(rm.ID)
-        if ident != MAGIC:
-            raise PkeError(f"no mm_pke_axil at {self.base:#x}: ID reads {ident:#010x}, expected {MAGIC:#010x}")
+        await self.check_id()
         regs = {r: await self.read(getattr(rm, r)) for r in ("ARRAY", "PIPE", "SIZES", "MEMORY", "OPTIONS")}
         f = {name.lower(): field(r, name, v) for r, v in regs.items() for name in rm.FIELDS[r]}
         self.info = Info(**f)
@@ -123,13 +110,9 @@ class PkeDevice:
                            f"banks; this driver knows {pke.INSTR_BITS} and {pke.MEM_WORDS}")
         return self.info
 
-    async def status(self) -> dict[str, int]:
-        v = await self.read(rm.STATUS)
-        return {f: field("STATUS", f, v) for f in rm.FIELDS["STATUS"]}
-
     async def clear_status(self) -> None:
         """Clear the sticky flags (DONE, IGNORED, ACCERR)."""
-        await self.write(rm.STATUS, sum(place("STATUS", f, 1) for f in ("DONE", "IGNORED", "ACCERR")))
+        await self.clear_flags("DONE", "IGNORED", "ACCERR")
 
     # --- builds ----------------------------------------------------------
     def build(self, bits: int, *, exp_bits: int | None = None, base_blind: bool = False, e: int = 65537) -> pke.Build:
@@ -138,9 +121,8 @@ class PkeDevice:
         2cd = L, the model's qlat = -1: docs/ws.md); ValueError if the
         hardware cannot run it."""
         info = self._need_open()
-        qlat = -1 if 2 * info.c * info.d == info.latency else 0
-        b = pke.Build(bits, exp_bits, pes=info.pes, w=info.w, latency=info.latency, qlat=qlat, d=info.d,
-                      base_blind=base_blind, e=e)
+        b = design.pke_build(bits, exp_bits, pes=info.pes, w=info.w, latency=info.latency, d=info.d,
+                             base_blind=base_blind, e=e)
         chunks = b.array.chunks(ws.precompute(3, b.w, b.d, bits))
         if b.m > info.max_words or chunks != info.c:
             raise ValueError(f"ℓ = {bits} bits needs m = {b.m} words in {chunks} laps of the ring; the hardware "
@@ -208,17 +190,9 @@ class PkeDevice:
 
     async def wait(self) -> dict[str, int]:
         """Poll STATUS (waiting for the interrupt in between, if the bus has
-        one) until the program stops; returns STATUS."""
-        wait_irq = getattr(self.bus, "wait_irq", None)
-        for _ in range(self.max_polls):
-            st = await self.status()
-            if st["DONE"] and not st["BUSY"]:
-                return st
-            if not st["BUSY"]:
-                raise PkeError(f"the engine is idle without DONE (STATUS {st}): was START ignored?")
-            if wait_irq is not None:
-                await wait_irq()
-        raise PkeError(f"no DONE after {self.max_polls} polls of STATUS")
+        one) until the program stops; returns STATUS.  PkeError when the
+        engine is idle without DONE, or after ``max_polls`` polls."""
+        return await self.wait_done(idle_is_error=True)
 
     async def run(self) -> PkeRun:
         """Start the program in memory, wait for its stop; PkeError if it

@@ -10,9 +10,11 @@
   the repository stores (the RSA-2048 build of ``scripts/ws_proxy.py run
   --top pke``: P = 66, w = 17, the quotient bypass), with and without the
   modular ALU (``pke.Build.mod_alu``).  Its clock is read at run time from
-  ``syn/proxy/ws_pke_P66_w17_r3_d3_c1_m65_*.json``: the median ``fmax_mhz``
-  of the seeds stored, or "not measured" when none is; the same files say
-  whether the build fits the LFE5U-85F and how many program words it has.
+  the results stored for that build's HDL parameters
+  (``syn/proxy/ws_pke_P66_w17_r3_d3_c1_m65_*.json``,
+  :func:`montmul.flows.synth.proxy.lookup`): the median ``fmax_mhz`` of the
+  seeds stored, or "not measured" when none is; the same files say whether
+  the build fits the LFE5U-85F and how many program words it has.
 * **Software**: OpenSSL through ``cryptography`` on this machine, timed in
   the same run (median of ``reps`` operations).
 * **Published**: IPECC (an open-source VHDL ECC core) as its README
@@ -22,15 +24,13 @@
 from __future__ import annotations
 
 import argparse
-import glob
 import json
-import platform
-import statistics
 import sys
-import time
 from pathlib import Path
 
 from ...models import pke
+from ..stats import cpu_name as _cpu
+from ..stats import median_ms
 from . import engine as E
 from .curves import get as get_curve
 
@@ -68,25 +68,20 @@ def _pattern() -> str:
 
 
 def stored_fmax(proxy_dir: Path) -> dict:
-    """The engine's stored post-route results: median Fmax over the seeds
-    present (status ok), whether every seed fits the device, its program
-    words; ``fmax_mhz`` None when no result is stored."""
-    files = sorted(glob.glob(str(Path(proxy_dir) / _pattern())))
-    runs = []
-    for f in files:
-        try:
-            d = json.loads(Path(f).read_text())
-        except (OSError, ValueError):
-            continue
-        if d.get("design") == "mm_pke" and d.get("fmax_mhz") and d.get("status", "ok") == "ok":
-            runs.append(d)
+    """The engine's stored post-route results (:func:`montmul.flows.synth.proxy.lookup`
+    for its HDL parameters, any program memory size): median Fmax over the
+    seeds present, whether every seed fits the device, its program words;
+    ``fmax_mhz`` None when no result is stored."""
+    from ... import design
+    from ...flows.synth import proxy
+
+    hdl = design.pke_hdl_params(engine_build(), 0)
+    runs = proxy.lookup(design.PKE.top, hdl, proxy_dir, ignore=("ProgWords",))
     if not runs:
         return {"fmax_mhz": None, "seeds": [], "fits": None, "prog_words": None, "pattern": _pattern()}
-    util = [d.get("device_utilization") or {} for d in runs]
-    fits = all(util) and all(v <= 1.0 for u in util for v in u.values())
-    pw = {d.get("params", {}).get("ProgWords") for d in runs}
-    return {"fmax_mhz": statistics.median(d["fmax_mhz"] for d in runs), "seeds": sorted(d.get("seed") for d in runs),
-            "fits": fits, "prog_words": max(pw) if None not in pw else None, "pattern": _pattern()}
+    pw = {d["params"].get("ProgWords") for d in runs}
+    return {"fmax_mhz": proxy.median_fmax(runs), "seeds": proxy.seeds(runs), "fits": all(map(proxy.fits, runs)),
+            "prog_words": max(pw) if None not in pw else None, "pattern": _pattern()}
 
 
 def _cycles(curve: str, op: str, mod_alu: bool) -> tuple[int, int]:
@@ -137,30 +132,11 @@ def engine_rows(proxy_dir: Path, curves=CURVES) -> list[dict]:
     return rows
 
 
-def _cpu() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
 def software_rows(reps: int, curves=CURVES) -> list[dict]:
     """OpenSSL through cryptography, timed now: median ms of ``reps`` runs."""
     from cryptography.hazmat.backends.openssl import backend
     from cryptography.hazmat.primitives import hashes
     from cryptography.hazmat.primitives.asymmetric import ec
-
-    def med(fn) -> float:
-        fn()
-        ts = []
-        for _ in range(reps):
-            t0 = time.perf_counter()
-            fn()
-            ts.append(time.perf_counter() - t0)
-        return statistics.median(ts) * 1e3
 
     core = f"{backend.openssl_version_text()} (cryptography), {_cpu()}, one thread"
     rows = []
@@ -171,9 +147,9 @@ def software_rows(reps: int, curves=CURVES) -> list[dict]:
         peer = ec.generate_private_key(ecurve).public_key()
         sig = key.sign(b"bench", ec.ECDSA(halg))
         pub = key.public_key()
-        times = {"ecdsa_sign": med(lambda: key.sign(b"bench", ec.ECDSA(halg))),
-                 "ecdsa_verify": med(lambda: pub.verify(sig, b"bench", ec.ECDSA(halg))),
-                 "ecdh": med(lambda: key.exchange(ec.ECDH(), peer))}
+        times = {"ecdsa_sign": median_ms(lambda: key.sign(b"bench", ec.ECDSA(halg)), reps),
+                 "ecdsa_verify": median_ms(lambda: pub.verify(sig, b"bench", ec.ECDSA(halg)), reps),
+                 "ecdh": median_ms(lambda: key.exchange(ec.ECDH(), peer), reps)}
         times["scalar_mul"] = times["ecdh"]
         for op in OPERATIONS:
             ms = times[op]

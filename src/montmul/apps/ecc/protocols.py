@@ -26,12 +26,12 @@ import hmac
 import secrets
 import time
 from dataclasses import dataclass
-from functools import partial
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
 
 from ... import cores
+from .. import rsa
 from . import curves
 from . import encoding as enc
 from .curves import Curve
@@ -50,14 +50,8 @@ DEFAULT_CORE = "scs_new_ct"
 
 SIMS = ("model", "icarus", "verilator")
 
-#: Hash names -> ``cryptography`` hash objects (SHAKE: RFC 8692 output lengths).
-HASHES = {
-    "sha1": hashes.SHA1, "sha224": hashes.SHA224, "sha256": hashes.SHA256, "sha384": hashes.SHA384,
-    "sha512": hashes.SHA512, "sha512_224": hashes.SHA512_224, "sha512_256": hashes.SHA512_256,
-    "sha3_224": hashes.SHA3_224, "sha3_256": hashes.SHA3_256, "sha3_384": hashes.SHA3_384,
-    "sha3_512": hashes.SHA3_512,
-    "shake128": partial(hashes.SHAKE128, digest_size=32), "shake256": partial(hashes.SHAKE256, digest_size=64),
-}
+#: Hash names -> ``cryptography`` hash objects (SHAKE: RFC 8692 output lengths): RSA's.
+HASHES = rsa.HASHES
 #: SHAKE output lengths in bytes (RFC 8692: 256 and 512 bits).
 SHAKE_BYTES = {"shake128": 32, "shake256": 64}
 
@@ -84,14 +78,7 @@ class EccResult:
 
 
 def _hash_name(name: str) -> str:
-    key = str(name).lower().strip().replace("-", "_").replace("/", "_")
-    if key.startswith("sha_"):
-        key = "sha" + key[4:]
-    if key.startswith("shake_"):
-        key = "shake" + key[6:]
-    if key not in HASHES:
-        raise ParameterError(f"unsupported hash {name!r}; use one of {', '.join(HASHES)}")
-    return key
+    return rsa.hash_key(name, ParameterError)
 
 
 def digest(name: str, message: bytes) -> bytes:

@@ -66,11 +66,11 @@ async def write_banks(dut, writes: list[list[tuple[int, int]]]) -> None:
     await FallingEdge(dut.clk_i)
 
 
-async def read_words(dut, half: int, addr: int, n: int) -> list[int]:
-    """Words addr .. addr+n-1 of bank ``half`` (each two cycles after its address)."""
+async def read_addrs(dut, half: int, addrs: list[int]) -> list[int]:
+    """The words at ``addrs`` of bank ``half``, one address a cycle (each
+    word on ``host_rdata_o`` two cycles after its address)."""
     out = []
-    addrs = list(range(addr, addr + n))
-    for idx, a in enumerate(addrs + [None, None]):
+    for idx, a in enumerate([*addrs, None, None]):
         if idx >= 2:
             out.append(int(dut.host_rdata_o.value))
         dut.host_re_i.value = int(a is not None)
@@ -79,6 +79,11 @@ async def read_words(dut, half: int, addr: int, n: int) -> list[int]:
         await FallingEdge(dut.clk_i)
     dut.host_re_i.value = 0
     return out
+
+
+async def read_words(dut, half: int, addr: int, n: int) -> list[int]:
+    """Words addr .. addr+n-1 of bank ``half``."""
+    return await read_addrs(dut, half, list(range(addr, addr + n)))
 
 
 async def _dispatches(dut, t0: float, out: list[list[int]]) -> None:

@@ -31,20 +31,15 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ... import progress, resources
+from ... import design, progress
 from ...models import pke, ws
 from . import runner
 
-#: The engine's RTL in read order (under rtl/).
-SOURCES = ("ws/mm_pke_pkg.sv", "ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv", "ws/mm_ws_ring.sv", "ws/mm_ws_array.sv", "ws/mm_pke_bank.sv",
-           "ws/mm_pke_alu.sv", "ws/mm_pke_prog.sv", "ws/mm_pke_seq.sv", "ws/mm_pke.sv")
-TOP = "mm_pke"
+TOP = design.PKE.top
 #: Program memory words of the builds made here (mm_pke's ProgWords; the
 #: synthesized builds' size): room for the RSA-CRT program with base
 #: blinding's unrolled public exponent.
 PROG_WORDS = 512
-#: Word widths the engine takes (the exponent's four windows in bits 15..0).
-WORD_WIDTHS = (16, 17, 18)
 #: The engine build RSA runs on by default, the one placed and routed on the
 #: LFE5U-85F (``scripts/ws_proxy.py run --top pke --pe 66 --width 17``):
 #: P = 66 PEs, w = 17, L = 6 (DspRegs 3, LoopRegs 0).
@@ -55,56 +50,14 @@ LATENCY = 6
 
 def engine_build(bits: int, exp_bits: int | None = None, *, pes: int = PES, w: int = W, latency: int = LATENCY,
                  base_blind: bool = False, e: int = 65537) -> pke.Build:
-    """The engine build for halves of ``bits`` bits: the least quotient delay
-    d, with the array's quotient bypass (qlat = -1) where it applies (2cd =
-    L, one lap at L = 6: d = 3), else qlat = 0, as mm_ws_array builds it.
-    ValueError for a length the array or the banks cannot hold."""
-    b = pke.Build(bits, exp_bits, pes, w, latency, -1, None, base_blind, e)
-    k = ws.precompute(3, w, b.d, bits)
-    if 2 * b.array.chunks(k) * b.d != latency:
-        b = pke.Build(bits, exp_bits, pes, w, latency, 0, b.d, base_blind, e)
-    pke.layout(b)  # the banks hold it (ValueError otherwise)
-    return b
-
-
-class EngineDesign:
-    """``mm_pke`` as a buildable unit for :mod:`montmul.flows.sim.runner`
-    (the attributes it reads of a core: name, top, sources, includes,
-    HDL parameters; the width argument is not used, the parameters are
-    the build's)."""
-
-    name = TOP
-    top = TOP
-
-    def sources(self) -> list[Path]:
-        return [resources.rtl_dir() / f for f in SOURCES]
-
-    def includes(self) -> list[Path]:
-        return [resources.rtl_dir() / "common"]
-
-    def hdl_params(self, width: int, **given: int) -> dict[str, int]:
-        return dict(given)
-
-
-DESIGN = EngineDesign()
+    """The engine build for halves of ``bits`` bits (:func:`montmul.design.pke_build`
+    with the least quotient delay d) on the default array."""
+    return design.pke_build(bits, exp_bits, pes=pes, w=w, latency=latency, base_blind=base_blind, e=e)
 
 
 def hdl_params(b: pke.Build, prog_words: int = PROG_WORDS) -> dict[str, int]:
-    """mm_pke's HDL parameters for the build ``b``: the array's (MaxWords =
-    cP - 1, the most words its laps take, as the synthesized builds have it:
-    one build runs every length with the same c) and the program memory's size.  ValueError for a build
-    the RTL has no parameters for (a word width outside 16..18, an array
-    latency below 5: DspRegs 2..3 plus 3, LoopRegs 0..2)."""
-    if b.w not in WORD_WIDTHS:
-        raise ValueError(f"mm_pke takes word widths {WORD_WIDTHS[0]}..{WORD_WIDTHS[-1]}, not w = {b.w}")
-    dsp = 3 if b.latency >= 6 else 2
-    loop = b.latency - 3 - dsp
-    if not 0 <= loop <= 2:
-        raise ValueError(f"mm_pke has no build with array latency L = {b.latency} (5 .. 8)")
-    k = ws.precompute(3, b.w, b.d, b.bits)
-    return {"NumPe": b.pes, "WordWidth": b.w, "DspRegs": dsp, "LoopRegs": loop, "Chunks": b.array.chunks(k),
-            "QuotDelay": b.d, "MaxWords": b.array.chunks(k) * b.pes - 1, "ProgWords": prog_words,
-            "ModAlu": int(b.mod_alu)}
+    """mm_pke's HDL parameters for the build ``b`` (:func:`montmul.design.pke_hdl_params`)."""
+    return design.pke_hdl_params(b, prog_words)
 
 
 def check_build(b: pke.Build) -> None:
@@ -183,7 +136,7 @@ def simulate(b: pke.Build, requests: list[Request], *, sim: str = "verilator", c
         jobs.append({"program": [hex(x) for x in r.program],
                      "writes": [[[addr, hex(bank[addr])] for addr in a] for bank in r.banks],
                      "reads": [list(x) for x in r.reads], "limit": limit, "trace": r.trace})
-    runner.build(DESIGN, sim, 0, params)
+    runner.build(design.PKE, sim, 0, params)
     with tempfile.TemporaryDirectory(prefix="montmul_pke_") as tmp:
         tmpd = Path(tmp)
         vin, vout = tmpd / "in.json", tmpd / "out.json"
@@ -191,7 +144,7 @@ def simulate(b: pke.Build, requests: list[Request], *, sim: str = "verilator", c
         env = {"MONTMUL_PKE_IN": str(vin), "MONTMUL_PKE_OUT": str(vout), "MONTMUL_PKE_W": str(b.w)}
         with progress.phase("simulate"):
             try:
-                runner.run(DESIGN, sim, 0, test_module="montmul.flows.sim.pke_run", test_dir=tmpd / "run",
+                runner.run(design.PKE, sim, 0, test_module="montmul.flows.sim.pke_run", test_dir=tmpd / "run",
                            extra_env=env, params=params, build_first=False)
             except AssertionError as exc:
                 raise RuntimeError(f"mm_pke on {sim}: {exc}") from None
