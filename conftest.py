@@ -65,6 +65,10 @@ FULL = [re.compile(p) for p in (
     # the engine's ModAlu builds at 16 bits on Icarus (make test runs the
     # ModAlu RSA build at 64 bits and the default 16-bit curve)
     r"^tb/mm_pke/test_mm_pke\.py::test_mm_pke\[icarus-l16-[^\]]*-modalu-small\]",
+    # the leak audit of the engine's ECC programs at P-256 and P-384 through
+    # the CLI (minutes of the model) and a sample through mm_pke's RTL on
+    # Verilator (a build); make test audits a 16-bit curve and secp160r1
+    r"^tests/test_apps_leak_ecc\.py::test_(?:cli_standard_curves|rtl_sample_verilator)",
     # RSA-512 through mm_pke's RTL on Verilator (a 40 s build; make test runs
     # the engine's driver on Icarus at 64 bits, cycles equal to the model)
     r"^tests/test_apps_rsa_pke\.py::test_rsa512_sign_verilator",

@@ -2,7 +2,8 @@
 """The driver of mm_pke_axil (montmul.host.pke) against a register-level
 stand-in of the block: the ID check, the build constants and the builds
 they allow, the program and bank windows' bus words, bad inputs rejected
-before the bus is touched; the generated C header's layout against the
+before the bus is touched, k·P through the windows to the engine's model
+(ModelBus); the generated C header's layout against the
 generated Python offsets, and the C example (sw/examples/pke.c) compiles.
 (The driver on the real wrapper: tb/mm_pke_axil.)"""
 from __future__ import annotations
@@ -16,10 +17,10 @@ import pytest
 from montmul import resources
 from montmul.host import pke_regmap as rm
 from montmul.host.pke import MAGIC, PkeDevice, PkeError, _runs, place
-from montmul.models import pke
+from montmul.models import pke, ws
 
 #: The bench's build: ℓ = 256 on P = 10, w = 17 (d = 2, c = 2, m = 19).
-HW = {"pes": 10, "w": 17, "d": 2, "c": 2, "dsp": 3, "loop": 0, "m": 19, "prog": 64}
+HW = {"pes": 10, "w": 17, "d": 2, "c": 2, "dsp": 3, "loop": 0, "m": 19, "prog": 64, "mod_alu": 0}
 
 
 class FakeBus:
@@ -36,6 +37,7 @@ class FakeBus:
             | place("PIPE", "LATENCY", h["dsp"] + 3 + h["loop"]),
             rm.SIZES: place("SIZES", "MAX_WORDS", h["m"]) | place("SIZES", "PROG_WORDS", h["prog"]),
             rm.MEMORY: place("MEMORY", "BANK_WORDS", pke.MEM_WORDS) | place("MEMORY", "INSTR_BITS", pke.INSTR_BITS),
+            rm.OPTIONS: place("OPTIONS", "MOD_ALU", h["mod_alu"]),
         }
         self.writes: list[tuple[int, int]] = []
 
@@ -57,6 +59,7 @@ def test_open_reads_the_build():
     dev, _ = opened()
     i = dev.info
     assert (i.pes, i.w, i.d, i.c, i.latency, i.max_words, i.prog_words) == (10, 17, 2, 2, 6, 19, 64)
+    assert i.mod_alu == 0 and opened(mod_alu=1)[0].info.mod_alu == 1
 
 
 def test_open_rejects_another_block():
@@ -138,6 +141,100 @@ def test_rsa_crt_rejects_bad_inputs_before_the_bus(args, msg):
     with pytest.raises(ValueError, match=msg):
         asyncio.run(dev.rsa_crt(*args))
     assert bus.writes == []
+
+
+def test_ecc_build_follows_the_modular_alu():
+    """The ECC program's build: the hardware's array, mod_alu as OPTIONS.MOD_ALU says;
+    a mod_alu program on an engine without the modular ALU is refused."""
+    dev, _ = opened(mod_alu=1)
+    eb = dev.ecc_build("secp256r1", 64)
+    assert eb.mod_alu and (eb.pes, eb.w, eb.d, eb.pb.m) == (10, 17, 2, 19)
+    assert not dev.ecc_build("secp256r1", 64, mod_alu=False).mod_alu
+    dev, _ = opened()
+    assert not dev.ecc_build("secp256r1", 64).mod_alu
+    with pytest.raises(ValueError, match="modular ALU"):
+        dev.ecc_build("secp256r1", 64, mod_alu=True)
+
+
+def test_ecc_rejects_bad_inputs_before_the_bus():
+    from montmul.apps.ecc.curves import get
+
+    c = get("secp256r1")
+    G = (c.gx, c.gy)
+    dev, bus = opened()
+    for args, msg in (((c, 1 << 256, G), "scalar outside"), ((c, 5, (c.gx, c.gy + 1)), "not an affine point"),
+                      ((c, 5, G), "program memory 64")):
+        with pytest.raises(ValueError, match=msg):
+            asyncio.run(dev.scalar_mult(*args))
+    with pytest.raises(ValueError, match="private key outside"):
+        asyncio.run(dev.ecdh(c, 0, b"\x04"))
+    with pytest.raises(ValueError):
+        asyncio.run(dev.ecdh(c, 5, b"\x04\x01"))
+    assert bus.writes == []
+
+
+class ModelBus(FakeBus):
+    """FakeBus with the windows and START of the block, the engine being
+    ``pke.run`` (ModAlu as ``mod_alu``): enough for a whole run through the driver."""
+
+    def __init__(self, **hw) -> None:
+        super().__init__(**hw)
+        self.prog: dict[int, int] = {}
+        self.banks = [[0] * pke.MEM_WORDS for _ in range(2)]
+        self.paddr = self.half = self.baddr = self.stage = 0
+        self.mod_alu = bool(hw.get("mod_alu", 0))
+
+    async def read(self, addr: int) -> int:
+        if addr == rm.BDATA:
+            self.baddr += 1
+            return self.banks[self.half][self.baddr - 1]
+        return await super().read(addr)
+
+    async def write(self, addr: int, value: int) -> None:
+        await super().write(addr, value)
+        if addr == rm.PADDR:
+            self.paddr = value
+        elif addr == rm.PDATA0:
+            self.stage = value
+        elif addr == rm.PDATA1:
+            self.stage |= value << 32
+        elif addr == rm.PDATA2:
+            self.prog[self.paddr] = self.stage | (value << 64)
+            self.paddr += 1
+        elif addr == rm.BSEL:
+            self.half, self.baddr = value & 1, value >> 16
+        elif addr == rm.BDATA:
+            self.banks[self.half][self.baddr] = value
+            self.baddr += 1
+        elif addr == rm.CTRL and value & 1:
+            prog = pke.decode([self.prog[i] for i in range(len(self.prog))])
+            info = self.info
+            b = pke.Build(self.bits, pes=info.pes, w=info.w, d=info.d, qlat=-1 if 2 * info.c * info.d == 6 else 0,
+                          mod_alu=self.mod_alu)
+            k = ws.precompute(self.p, b.w, b.d, b.bits)
+            res = pke.run(prog, self.banks, pke.Machine(b.array, [k, k], mod_alu=self.mod_alu))
+            self.regs[rm.CYCLES] = res.cycles
+            self.regs[rm.STATUS] = place("STATUS", "DONE", 1)
+
+
+def test_ecc_scalar_mult_through_the_driver():
+    """k·P on a 16-bit curve through the driver's windows to the engine's
+    model: the point and the cycles of engine.run_scalar_mult on the same build."""
+    from montmul.apps.ecc import engine as E
+    from montmul.apps.ecc.curves import affine_mul_public, custom
+
+    c = custom(40087, 40084, 29458, 3, 3608, 40241, name="small-m3")  # tb/mm_pke's curve
+    for mod_alu in (0, 1):
+        bus = ModelBus(pes=8, d=4, c=1, m=7, prog=4096, mod_alu=mod_alu)
+        dev = PkeDevice(bus)
+        bus.info = asyncio.run(dev.open())
+        bus.bits, bus.p = c.p.bit_length(), c.p
+        Q = affine_mul_public(c, 777, (c.gx, c.gy))
+        for k in (c.n - 1, 12345, c.n):
+            pt, r = asyncio.run(dev.scalar_mult(c, k, Q))
+            assert pt == affine_mul_public(c, k, Q)
+            want = E.run_scalar_mult(c, k, Q, pes=8, d=4, mod_alu=bool(mod_alu), compute=False)
+            assert r.cycles == want.cycles and r.value == (pt[0] if pt else 0)
 
 
 @pytest.mark.parametrize("std", ["c99", "c11"])

@@ -38,7 +38,8 @@ module mm_pke_axil #(
   parameter int Chunks    = 1,    // laps c of the ring: 1 .. 4
   parameter int QuotDelay = 4,    // quotient delay d: 2 .. 8 (mm_ws_array's rule)
   parameter int MaxWords  = 66,   // largest word count m: mm_ws_array's range
-  parameter int ProgWords = 512   // program words: 2 .. 4096, a power of two
+  parameter int ProgWords = 512,  // program words: 2 .. 4096, a power of two
+  parameter int ModAlu    = 0     // the ALUs' modulus copy (MOV.LDN, ADD/SUB.DUAL): 0 or 1 (mm_pke)
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,          // asynchronous, active low
@@ -235,7 +236,8 @@ module mm_pke_axil #(
     .Chunks   (Chunks),
     .QuotDelay(QuotDelay),
     .MaxWords (MaxWords),
-    .ProgWords(ProgWords)
+    .ProgWords(ProgWords),
+    .ModAlu   (ModAlu)
   ) u_pke (
     .clk_i       (clk_i),
     .rst_ni      (eng_rst_n),
@@ -273,6 +275,7 @@ module mm_pke_axil #(
     hwif_in.SIZES.PROG_WORDS.next = 16'(ProgWords);
     hwif_in.MEMORY.BANK_WORDS.next = 16'(BankWords);
     hwif_in.MEMORY.INSTR_BITS.next = 8'(InstrBits);
+    hwif_in.OPTIONS.MOD_ALU.next  = 1'(ModAlu);
     // Status
     hwif_in.STATUS.BUSY.next      = busy;
     hwif_in.STATUS.DONE.hwset     = stop;

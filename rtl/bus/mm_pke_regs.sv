@@ -241,6 +241,7 @@ module mm_pke_regs (
         logic PDATA2;
         logic BSEL;
         logic BDATA;
+        logic OPTIONS;
     } decoded_reg_strb_t;
     decoded_reg_strb_t decoded_reg_strb;
     logic decoded_err;
@@ -303,6 +304,9 @@ module mm_pke_regs (
         is_external |= cpuif_req_masked & (cpuif_addr == 8'h34);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h34);
         is_valid_rw |= cpuif_req_masked & (cpuif_addr == 8'h34);
+        decoded_reg_strb.OPTIONS = cpuif_req_masked & (cpuif_addr == 8'h38) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h38);
+        is_valid_rw |= cpuif_req_masked & (cpuif_addr == 8'h38) & !cpuif_req_is_wr;
         decoded_err = (~is_valid_addr | (is_valid_addr & ~is_valid_rw)) & decoded_req;
         decoded_req_is_external = is_external;
     end
@@ -829,6 +833,9 @@ module mm_pke_regs (
         end
         if(rd_mux_addr == 8'h34) begin
             readback_data_var = hwif_in.BDATA.rd_data;
+        end
+        if(rd_mux_addr == 8'h38) begin
+            readback_data_var[0] = hwif_in.OPTIONS.MOD_ALU.next;
         end
         readback_data = readback_data_var;
         readback_done = decoded_req & ~decoded_req_is_wr & ~decoded_req_is_external;

@@ -5,7 +5,7 @@ package mm_pke_regs_pkg;
 
     localparam MM_PKE_REGS_DATA_WIDTH = 32;
     localparam MM_PKE_REGS_MIN_ADDR_WIDTH = 8;
-    localparam MM_PKE_REGS_SIZE = 'h38;
+    localparam MM_PKE_REGS_SIZE = 'h3c;
 
     typedef struct {
         logic [15:0] next;
@@ -149,6 +149,14 @@ package mm_pke_regs_pkg;
     } mm_pke_regs__BDATA__external__in_t;
 
     typedef struct {
+        logic next;
+    } mm_pke_regs__OPTIONS__MOD_ALU__in_t;
+
+    typedef struct {
+        mm_pke_regs__OPTIONS__MOD_ALU__in_t MOD_ALU;
+    } mm_pke_regs__OPTIONS__in_t;
+
+    typedef struct {
         mm_pke_regs__ARRAY__in_t ARRAY;
         mm_pke_regs__PIPE__in_t PIPE;
         mm_pke_regs__SIZES__in_t SIZES;
@@ -159,6 +167,7 @@ package mm_pke_regs_pkg;
         mm_pke_regs__PDATA2__external__in_t PDATA2;
         mm_pke_regs__BSEL__in_t BSEL;
         mm_pke_regs__BDATA__external__in_t BDATA;
+        mm_pke_regs__OPTIONS__in_t OPTIONS;
     } mm_pke_regs__in_t;
 
     typedef struct {

@@ -314,7 +314,7 @@ def pke_hdl_params(b, prog_words: int, max_words: int | None = None) -> dict[str
     default cP - 1, the most words its laps take, as the synthesized builds
     have it: one build runs every length with the same c), the program
     memory's size, and ``ModAlu`` = 1 for a build with the modular ALU (0 is
-    the RTL's default, the only one mm_pke_axil has).  ValueError for a build the RTL has no
+    the RTL's default).  ValueError for a build the RTL has no
     parameters for (a word width outside 16..18, an array latency outside
     5..8: DspRegs 2..3 plus 3, LoopRegs 0..2)."""
     from .models import ws

@@ -136,6 +136,11 @@ extern "C" {
 #define MM_PKE_REGS__BDATA__VALUE_bp 0
 #define MM_PKE_REGS__BDATA__VALUE_bw 32
 
+// reg - mm_pke_regs::OPTIONS
+#define MM_PKE_REGS__OPTIONS__MOD_ALU_bm 0x1
+#define MM_PKE_REGS__OPTIONS__MOD_ALU_bp 0
+#define MM_PKE_REGS__OPTIONS__MOD_ALU_bw 1
+
 // addrmap - mm_pke_regs
 typedef struct __attribute__ ((__packed__)) {
     uint32_t ID;
@@ -152,6 +157,7 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t PDATA2;
     uint32_t BSEL;
     uint32_t BDATA;
+    uint32_t OPTIONS;
 } mm_pke_regs_t;
 
 

@@ -15,12 +15,19 @@ master through the Python driver (montmul.host.pke.PkeDevice):
   reads): dropped with STATUS.IGNORED, never a stalled bus; the running
   program and its result undisturbed;
 * bad programs: DONE with STATUS.ERR and the engine's error code, START
-  refused until ABORT, ABORT in the middle of a run.
+  refused until ABORT, ABORT in the middle of a run;
+* ECC with the modular ALU (``ModAlu`` = 1, ``OPTIONS.MOD_ALU``): a P-256
+  ECDH through the bus (``PkeDevice.ecdh``: the k·P program of
+  ``montmul.apps.ecc.engine`` built with mod_alu, so MOV.LDN and
+  ADD/SUB.DUAL), the shared secret byte-identical to ``cryptography``'s and
+  CYCLES equal to ``pke.run``'s for the same program and images.
 
 Two builds at ℓ = 256 (RSA-512), w = 17, L = 6: two laps of the ring (P = 10,
 d = 2, c = 2, m = 19) and one lap with the quotient bypass (P = 22, d = 3,
 c = 1, m = 20: 2cd = L, the RSA-2048 build's shape; the driver's build is
-then the model's qlat = -1).  The register block is PeakRDL output, which Icarus 11 cannot build (no
+then the model's qlat = -1); for ECC a third, P = 22 at ℓ = 256 with
+ModAlu = 1 and 4,096 program words (d = 3, the bypass: the driver's build
+of the program), which runs the register test and the ECDH only.  The register block is PeakRDL output, which Icarus 11 cannot build (no
 unpacked structs): Verilator only, as tb/mm_modexp_axil.
 """
 from __future__ import annotations
@@ -28,18 +35,20 @@ from __future__ import annotations
 import os
 
 BITS, W = 256, 17
-#: id -> (P, d): d None = the model's least legal (qlat = 0); d = 3 at c = 1 is the bypass (2cd = L)
-BUILDS = {"c2": (10, None), "c1-bypass": (22, 3)}
+#: id -> (P, d, ModAlu, program words): d None = the model's least legal; d = 3 at c = 1 is the bypass
+#: (2cd = L); ModAlu 1 with room for the ECC programs: the ECDH build
+BUILDS = {"c2": (10, None, 0, 64), "c1-bypass": (22, 3, 0, 64), "c1-modalu-ecc": (22, 3, 1, 4096)}
 PROG_WORDS = 64
 
 
-def hdl_params(pes: int, d: int | None, bits: int = BITS) -> dict[str, int]:
+def hdl_params(pes: int, d: int | None, mod_alu: int = 0, prog_words: int = PROG_WORDS,
+               bits: int = BITS) -> dict[str, int]:
     """mm_pke_axil's parameters for the driver's build of ℓ = ``bits`` on P = ``pes``, w = W,
     L = 6 (DspRegs 3, LoopRegs 0), d (default the least legal), the array sized to its m."""
     from montmul import design
 
-    b = design.pke_build(bits, pes=pes, w=W, d=d)
-    return design.pke_hdl_params(b, PROG_WORDS, max_words=b.m)
+    b = design.pke_build(bits, pes=pes, w=W, d=d, mod_alu=bool(mod_alu))
+    return design.pke_hdl_params(b, prog_words, max_words=b.m)
 
 
 if os.environ.get("MONTMUL_IN_SIM"):
@@ -60,6 +69,8 @@ if os.environ.get("MONTMUL_IN_SIM"):
     P = json.loads(os.environ["WS_PARAMS"])
     #: RSA-2048 on demand (the pytest test below): only test_sign_rsa2048 runs
     KEY = os.environ.get("MONTMUL_PKE_AXIL_KEY")
+    #: the ECC build (ModAlu 1): only the register test and test_ecdh_p256 run
+    ECC = bool(P.get("ModAlu", 0))
     #: generous bound of a whole test in simulated time (10 ns clock)
     TIMEOUT_NS = 10**9
 
@@ -79,7 +90,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         addr, size = pke.layout(b)["MQ"]
         return sum(banks[0][addr + i] << (b.w * i) for i in range(size)), res.cycles
 
-    @cocotb.test(skip=bool(KEY))
+    @cocotb.test(skip=bool(KEY) or ECC)
     async def test_sign_rsa512(dut):
         """RSA-512 PKCS#1 v1.5 / SHA-256 through the bus, byte-identical to cryptography."""
         from cryptography.hazmat.primitives import hashes
@@ -116,6 +127,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
                                                                  P["DspRegs"] + 3 + P["LoopRegs"])
         assert (info.max_words, info.prog_words) == (P["MaxWords"], P["ProgWords"])
         assert (info.bank_words, info.instr_bits) == (pke.MEM_WORDS, pke.INSTR_BITS)
+        assert info.mod_alu == P.get("ModAlu", 0)
         for reg in (rm.CTRL, rm.STATUS, rm.CYCLES, rm.PADDR, rm.PDATA0, rm.PDATA1, rm.BSEL):
             assert await dev.read(reg) == 0, f"register {reg:#x} after reset"
         assert int(dut.irq_o.value) == 0
@@ -123,7 +135,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         for addr in (rm.SIZE, 0x40, 0xFC):
             assert (await m.read(addr, 4)).resp == AxiResp.SLVERR
             assert (await m.write(addr, b"\xff\xff\xff\xff")).resp == AxiResp.SLVERR
-        for reg in (rm.ID, rm.ARRAY, rm.PIPE, rm.SIZES, rm.MEMORY, rm.CYCLES):
+        for reg in (rm.ID, rm.ARRAY, rm.PIPE, rm.SIZES, rm.MEMORY, rm.OPTIONS, rm.CYCLES):
             before = await dev.read(reg)
             assert (await m.write(reg, b"\x00\x00\x00\x00")).resp == AxiResp.SLVERR
             assert await dev.read(reg) == before
@@ -131,7 +143,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         assert await dev.read(rm.PADDR) == 0, "a refused read of PDATA2 stored nothing"
         assert await dev.read(rm.STATUS) == 0
 
-    @cocotb.test(skip=bool(KEY))
+    @cocotb.test(skip=bool(KEY) or ECC)
     async def test_bank_window(dut):
         dev, bus = await setup(dut)
         rng = random.Random(2)
@@ -187,7 +199,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         addr, size = pke.layout(b)["MQ"]
         return sum(x << (b.w * i) for i, x in enumerate(await dev.read_bank(0, addr, size)))
 
-    @cocotb.test(skip=bool(KEY))
+    @cocotb.test(skip=bool(KEY) or ECC)
     async def test_requests_while_busy(dut):
         """Every request while a program runs is dropped with IGNORED; the bus never stalls."""
         dev, bus = await setup(dut)
@@ -227,7 +239,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         assert r.cycles == cycles and await read_result(dev, b) == value
         assert r.status["IGNORED"] == 0
 
-    @cocotb.test(skip=bool(KEY))
+    @cocotb.test(skip=bool(KEY) or ECC)
     async def test_errors_and_abort(dut):
         """Bad programs stop with ERR and the engine's code; START is refused until ABORT."""
         dev, bus = await setup(dut)
@@ -269,6 +281,34 @@ if os.environ.get("MONTMUL_IN_SIM"):
         b, value, cycles = await load_rsa(dev, 5)
         r = await with_timeout(dev.run(), TIMEOUT_NS, "ns")
         assert r.cycles == cycles and await read_result(dev, b) == value
+
+    @cocotb.test(skip=bool(KEY) or not ECC)
+    async def test_ecdh_p256(dut):
+        """P-256 ECDH through the bus on the ModAlu build: the k·P program with
+        MOV.LDN and ADD/SUB.DUAL, byte-identical to cryptography, CYCLES = pke.run's."""
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric import ec
+
+        from montmul.apps.ecc import engine as E
+        from montmul.apps.ecc.curves import get
+
+        dev, _ = await setup(dut)
+        c = get("secp256r1")
+        ours = ec.derive_private_key(0x1F2E3D4C5B6A79881726354453627181, ec.SECP256R1())
+        peer = ec.derive_private_key(0x5A5A5A5A12345, ec.SECP256R1()).public_key()
+        spki = peer.public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+        d = ours.private_numbers().private_value
+        z, r = await with_timeout(dev.ecdh(c, d, spki), TIMEOUT_NS, "ns")
+        assert z == ours.exchange(ec.ECDH(), peer), "shared secret differs from cryptography's"
+        eb = dev.ecc_build(c, E.scalar_windows(c.n.bit_length()))
+        assert eb.mod_alu, "the driver builds the program for the engine's modular ALU"
+        ep = E.program(eb)
+        pt = peer.public_numbers()
+        banks, ks = E.images(ep, [(pt.x, pt.y)] * 2, [d, d])
+        res = pke.run(ep.program, banks, eb.machine(ks))
+        assert r.cycles == res.cycles, f"bus: {r.cycles} cycles, pke.run: {res.cycles}"
+        assert any(".DUAL" in text for _, text, _, _ in res.trace), "the program uses ADD/SUB.DUAL"
+        dut._log.info("P-256 ECDH through mm_pke_axil (ModAlu 1): %d engine cycles", r.cycles)
 
     @cocotb.test(skip=not KEY)
     async def test_sign_rsa2048(dut):
@@ -329,5 +369,5 @@ else:
         report.parent.mkdir(parents=True, exist_ok=True)
         monkeypatch.setenv("MONTMUL_PKE_AXIL_KEY", str(pem))
         monkeypatch.setenv("MONTMUL_PKE_AXIL_REPORT", str(report))
-        unit_bench(__file__, design.PKE_AXIL.top, design.PKE_AXIL.rtl, hdl_params(66, 3, 1024), "verilator", opt=False)
+        unit_bench(__file__, design.PKE_AXIL.top, design.PKE_AXIL.rtl, hdl_params(66, 3, bits=1024), "verilator", opt=False)
         print(report.read_text())

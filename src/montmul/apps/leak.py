@@ -17,6 +17,9 @@ A core is reported constant-time when every measured latency is the same.
 :func:`audit_pke` audits the public-key engine mm_pke's RSA-CRT program
 instead (``montmul leak --core ws --engine pke``): cycle counts and
 dispatch traces for different keys, messages and exponents of one length.
+:func:`audit_pke_ecc` audits its ECC programs (``--ecc CURVE``): k·P and
+u1·G + u2·Q over random and chosen scalars and points, on the model and
+optionally on a sample through the engine's RTL.
 """
 
 from __future__ import annotations
@@ -40,6 +43,11 @@ class LeakReport:
     influence: dict[str, dict[str, float]] = field(default_factory=dict)
     constant_time: bool = False
     drivers: list[str] = field(default_factory=list)
+    #: program audits (mm_pke): the runs and the instructions per dispatch trace
+    runs: int = 0
+    trace_instructions: int = 0
+    #: runs through the RTL (case, cycles, equal to the model's, trace equal, result right)
+    rtl: list[dict] = field(default_factory=list)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -139,15 +147,30 @@ def format_report(rep: LeakReport) -> str:
         "  chosen cases:",
     ]
     ordered = sorted(rep.chosen, key=lambda c: c["cycles"])
-    for c in ordered:
-        lines.append(f"    {c['cycles']:7d}  {c['case']}")
+    if rep.runs and ordered and ordered[0]["cycles"] == ordered[-1]["cycles"] and \
+            all(c["trace_equal"] for c in ordered):  # a program audit where every chosen case agrees: one line
+        lines[-1] = (f"  chosen cases ({len(ordered)}): every one {ordered[0]['cycles']} cycles with the base's trace: "
+                     + "; ".join(c["case"] for c in ordered))
+    for c in ordered if lines[-1] == "  chosen cases:" else []:
+        trace = "" if "trace_equal" not in c or c["trace_equal"] else "  (dispatch trace differs)"
+        lines.append(f"    {c['cycles']:7d}  {c['case']}{trace}")
     lines.append("  influence (one factor varied around a base run):" if rep.core.startswith("mm_pke") else
                  "  bit influence (mean |delta cycles| when one bit flips):")
     for op, d in rep.influence.items():
         vals = ", ".join(f"bit {p}: {v:.2f}" if p.isdigit() else f"{p.replace('_', ' ')}: {v:g}"
                          for p, v in d.items())
         lines.append(f"    {op}: {vals}")
-    if rep.constant_time and rep.core.startswith("mm_pke"):
+    if rep.rtl:
+        lines.append(f"  through mm_pke's RTL ({rep.rtl[0]['sim']}):")
+    for row in rep.rtl:
+        lines.append(f"    {row['cycles']:7d}  {row['case']}: cycles as the model "
+                     f"{'yes' if row['cycles_equal'] else 'NO'}, dispatch trace as the model "
+                     f"{'yes' if row['trace_equal'] else 'NO'}, result {'right' if row['result_ok'] else 'WRONG'}")
+    if rep.constant_time and rep.runs:
+        rtl = f"; {len(rep.rtl)} of them on the RTL ({rep.rtl[0]['sim']}), equal" if rep.rtl else ""
+        lines.append(f"  verdict: constant time: {rep.runs} runs, every one {r['min']} cycles with the same "
+                     f"dispatch trace ({rep.trace_instructions} instructions){rtl}")
+    elif rep.constant_time and rep.core.startswith("mm_pke"):
         lines.append("  verdict: constant time (every cycle count and every dispatch trace is equal)")
     elif rep.constant_time:
         lines.append("  verdict: constant time (every measured latency is equal)")
@@ -258,3 +281,230 @@ def audit_pke(bits: int, samples: int = 20, seed: int = 1, pes: int | None = Non
     what = f"mm_pke RSA-CRT (P={b.pes}, w={b.w}, d={b.d}" + (", base blinding" if blind else "") + \
         (f", +{exp_blind_bits} exponent bits" if exp_blind_bits else "") + ")"
     return LeakReport(what, bits, "model", samples, summary([c for _, c, _ in runs]), rows, infl, const, drivers)
+
+
+# --------------------------------------------------------------------------
+# Program audits: cycles and dispatch traces of runs of one program
+
+
+def audit_runs(what: str, width: int, run, random_cases: list, chosen_cases: list[tuple[str, object]], base,
+               families: dict[str, list], ref_cycles: int | None = None, sim: str = "model") -> LeakReport:
+    """The verdict of a program audit: ``run(case) -> (cycles, trace)`` is
+    called for every random case, every chosen (label, case), the ``base``
+    case and every case of each one-factor family (cases that differ from
+    ``base`` in one input only).  Constant time: every cycle count equal
+    (and equal to ``ref_cycles``, the cycles-only count, when given) and
+    every trace equal to the base's.  A family's influence is its largest
+    |Δ cycles| from the base and the number of its runs whose trace differs;
+    the drivers are the families with either."""
+    runs = [run(c) for c in random_cases]
+    chosen_runs = [(lab, *run(c)) for lab, c in chosen_cases]
+    b_cyc, b_tr = run(base)
+    fam_runs = {name: [run(c) for c in cs] for name, cs in families.items()}
+    infl = {name: {"max_delta_cycles": float(max((abs(c - b_cyc) for c, _ in rs), default=0)),
+                   "traces_differing": float(sum(t != b_tr for _, t in rs))} for name, rs in fam_runs.items()}
+    every = [c for c, _ in runs] + [c for _, c, _ in chosen_runs] + [b_cyc] + \
+        [c for rs in fam_runs.values() for c, _ in rs]
+    traces = [t for _, t in runs] + [t for _, _, t in chosen_runs] + [t for rs in fam_runs.values() for _, t in rs]
+    const = min(every) == max(every) and (ref_cycles is None or ref_cycles == b_cyc) and \
+        all(t == b_tr for t in traces)
+    drivers = [name for name, d in infl.items() if d["max_delta_cycles"] or d["traces_differing"]]
+    if not const and not drivers:
+        drivers = ["the data"]
+    rows = [{"case": lab, "cycles": c, "trace_equal": t == b_tr} for lab, c, t in chosen_runs]
+    return LeakReport(what, width, sim, len(random_cases), summary([c for c, _ in runs] or [b_cyc]), rows, infl,
+                      const, drivers, runs=len(every), trace_instructions=len(b_tr))
+
+
+# --------------------------------------------------------------------------
+# The public-key engine mm_pke: the ECC programs
+
+#: The ECC operations the audit runs: k·P (ECDH's), u1·G + u2·Q (ECDSA
+#: verification's) and k·G with the scalar split over the halves (signing's)
+ECC_OPS = ("k·P", "u1·G + u2·Q", "k·G")
+
+
+def ecc_chosen_scalars(n: int, bits: int) -> list[tuple[str, int]]:
+    """(label, scalar below 2^bits): small, around n, 0-heavy, 1-heavy and
+    patterned scalars, and zero windows at either end and in the middle."""
+    top = (1 << bits) - 1
+    v = -(-bits // 4)  # windows
+    mid = 4 * (v // 2)
+    half = bits // 2
+    cases = [("0", 0), ("1", 1), ("2", 2), ("15 (one window, 15)", 15), ("16 (windows 1, 0)", 16),
+             ("small: 2^16 - 1", (1 << 16) - 1), ("n - 1", n - 1), ("n - 2", n - 2),
+             ("n (the point at infinity)", n), ("(n - 1) / 2", (n - 1) // 2),
+             ("2^bits - 1 (1-heavy: every window 15)", top), ("2^(bits-1) (0-heavy: one bit)", 1 << (bits - 1)),
+             ("0x11..1 (0-heavy: every window 1)", int("1" * v, 16) & top),
+             ("0x55..5 (alternating bits)", int("5" * v, 16) & top), ("0xAA..A (alternating bits)", int("A" * v, 16) & top),
+             ("2^bits - 1 with one window 0 in the middle", top ^ (0xF << mid)),
+             ("low half 0, high half 1", top ^ ((1 << half) - 1)), ("low half 1, high half 0", (1 << half) - 1)]
+    seen, out = set(), []
+    for lab, k in cases:
+        if 0 <= k <= top and k not in seen:
+            seen.add(k)
+            out.append((lab, k))
+    return out
+
+
+def audit_pke_ecc(curve, samples: int = 20, seed: int = 1, pes: int | None = None, mod_alu: bool = False,
+                  ops=ECC_OPS, sim: str = "model", rtl_samples: int = 3, runner=None) -> list[LeakReport]:
+    """Timing audit of the engine's ECC programs (``montmul.apps.ecc.engine``)
+    for ``curve`` (a name or a :class:`~montmul.apps.ecc.curves.Curve`):
+    one report per operation of ``ops``.
+
+    k·P: ``samples`` random scalars below 2^bits(n) on random points, the
+    chosen scalars of :func:`ecc_chosen_scalars` on one point, and two
+    one-factor families around a base (another scalar, another point).
+    u1·G + u2·Q: random (u1, u2, Q), each chosen scalar as u1 and as u2 and
+    both equal, and three families (u1, u2, Q).  k·G (``engine.base_mult``:
+    the low and high windows of k on the two halves, then their sum):
+    random and chosen scalars, one family.  Every run computes the point on
+    the engine's cycle-exact model (``pke.run``; checked against the affine
+    reference: RuntimeError if it differs) and records its cycles and
+    dispatch trace (every executed instruction: pc, text, issue cycle,
+    cycles); the verdict is :func:`audit_runs`'s, with the cycles-only count
+    as the reference.  ``sim`` "icarus" or "verilator": also ``rtl_samples``
+    runs through mm_pke's RTL (``pke_sim.simulate``, one build): the scalars
+    n − 1, 2^bits − 1, 2^(bits−1), 0, 1, n in this order (for u1·G + u2·Q
+    pairs of them), then the random cases; the cycles, the dispatches (cycle
+    and pc of every main-timeline instruction, mm_pke's debug port) and the
+    point must equal the model's, or the verdict is not constant time.
+    ``runner``: the engine's hook (``run_scalar_mult``'s), to audit another
+    runner of the programs."""
+    import random
+
+    from .ecc import engine as E
+    from .ecc.curves import affine_add_public, affine_mul_public, get
+
+    c = get(curve)
+    for op in ops:
+        if op not in ECC_OPS:
+            raise ValueError(f"unknown ECC operation {op!r}; use one of {', '.join(ECC_OPS)}")
+    if sim not in ("model", "icarus", "verilator"):
+        raise ValueError(f"unknown simulator {sim!r}; use model, icarus or verilator")
+    rng = random.Random(seed)
+    nb = c.n.bit_length()
+    arr = {"mod_alu": mod_alu, **({} if pes is None else {"pes": pes})}
+    G = (c.gx, c.gy)
+    V, G1 = E.split_base(c)
+    mask = (1 << (4 * V)) - 1
+
+    def rpoint():
+        return affine_mul_public(c, rng.randrange(1, c.n), G)
+
+    def rscalar():
+        return rng.randrange(1 << nb)
+
+    def check(got, want, label):
+        if got != want:
+            raise RuntimeError(f"the engine's model computes a wrong point for {c.name} {label}")
+
+    def mul(k, P):
+        return affine_mul_public(c, k, P)
+
+    #: per operation: case -> (the halves' points, their scalars, the point to expect)
+    inputs = {
+        "k·P": lambda k, P: ([P, P], [k, k], mul(k, P)),
+        "u1·G + u2·Q": lambda u1, u2, Q: ([G, Q], [u1, u2], affine_add_public(c, mul(u1, G), mul(u2, Q))),
+        "k·G": lambda k: ([G, G1], [k & mask, k >> (4 * V)], mul(k, G)),
+    }
+    chosen_k = ecc_chosen_scalars(c.n, nb)
+    top = (1 << nb) - 1
+    rtl_k = [("n - 1", c.n - 1), ("2^bits - 1", top), ("2^(bits-1)", 1 << (nb - 1)), ("0", 0), ("1", 1), ("n", c.n)]
+    nf = max(3, samples // 4)
+    reports = []
+    for op in ops:
+        if op == "k·P":
+            def one(case):
+                k, P = case
+                r = E.run_scalar_mult(c, k, P, runner=runner, **arr)
+                check(r.point, inputs[op](*case)[2], f"k·P, k = {k:#x}")
+                return r.cycles, r.trace
+
+            P0 = rpoint()
+            base = (rscalar(), P0)
+            rand = [(rscalar(), rpoint()) for _ in range(samples)]
+            chosen = [(f"k = {lab}", (k, P0)) for lab, k in chosen_k]
+            fams = {"scalar": [(rscalar(), P0) for _ in range(nf)], "point": [(base[0], rpoint()) for _ in range(nf)]}
+            ref = E.run_scalar_mult(c, 0, G, compute=False, **arr).cycles
+            eb = E.EccBuild(c, E.scalar_windows(nb), False, **arr)
+            picks = [(f"k = {lab}", (k, P0)) for lab, k in rtl_k]
+        elif op == "u1·G + u2·Q":
+            def one(case):
+                u1, u2, Q = case
+                r = E.run_double(c, u1, G, u2, Q, nb, runner=runner, **arr)
+                check(r.point, inputs[op](*case)[2], f"u1·G + u2·Q, u1 = {u1:#x}, u2 = {u2:#x}")
+                return r.cycles, r.trace
+
+            Q0 = rpoint()
+            base = (rscalar(), rscalar(), Q0)
+            rand = [(rscalar(), rscalar(), rpoint()) for _ in range(samples)]
+            chosen = [(f"u1 = {lab}", (k, base[1], Q0)) for lab, k in chosen_k] + \
+                [(f"u2 = {lab}", (base[0], k, Q0)) for lab, k in chosen_k] + \
+                [(f"u1 = u2 = {lab}", (k, k, Q0)) for lab, k in chosen_k]
+            fams = {"u1": [(rscalar(), base[1], Q0) for _ in range(nf)],
+                    "u2": [(base[0], rscalar(), Q0) for _ in range(nf)],
+                    "point Q": [(base[0], base[1], rpoint()) for _ in range(nf)]}
+            ref = E.run_double(c, 0, G, 0, G, nb, compute=False, **arr).cycles
+            eb = E.EccBuild(c, E.scalar_windows(nb), True, **arr)
+            picks = [(f"u1 = {rtl_k[i][0]}, u2 = {rtl_k[j][0]}", (rtl_k[i][1], rtl_k[j][1], Q0))
+                     for i, j in ((0, 0), (1, 3), (3, 1), (2, 4), (4, 5), (5, 2))]
+        else:  # k·G
+            def one(case):
+                (k,) = case
+                r = E.base_mult(c, k, runner=runner, **arr)
+                check(r.point, inputs[op](*case)[2], f"k·G, k = {k:#x}")
+                return r.cycles, r.trace
+
+            base = (rscalar(),)
+            rand = [(rscalar(),) for _ in range(samples)]
+            chosen = [(f"k = {lab}", (k,)) for lab, k in chosen_k]
+            fams = {"scalar": [(rscalar(),) for _ in range(nf)]}
+            ref = E.base_mult(c, 0, compute=False, **arr).cycles
+            eb = E.EccBuild(c, V, True, **arr)
+            picks = [(f"k = {lab}", (k,)) for lab, k in rtl_k]
+        b = eb.pb
+        what = f"mm_pke ECC {op} on {c.name} (P={b.pes}, w={b.w}, d={b.d}" + (", ModAlu" if mod_alu else "") + ")"
+        rep = audit_runs(what, c.p.bit_length(), one, rand, chosen, base, fams, ref)
+        if sim != "model" and rtl_samples:
+            picks += [(f"random {i}", case) for i, case in enumerate(rand)]
+            rep.rtl = _ecc_on_rtl(eb, [(lab, *inputs[op](*case)) for lab, case in picks[:rtl_samples]], sim)
+            rep.sim = f"model + {sim}"
+            ok = all(r["cycles"] == rep.random["min"] and r["cycles_equal"] and r["trace_equal"] and r["result_ok"]
+                     for r in rep.rtl)
+            if not ok:
+                rep.constant_time = False
+                rep.drivers = rep.drivers or ["the RTL"]
+        reports.append(rep)
+    return reports
+
+
+def _ecc_on_rtl(eb, cases: list[tuple], sim: str) -> list[dict]:
+    """Run ``eb``'s program for each (label, points, scalars, expected point)
+    through mm_pke's RTL in one simulator process; a row per case."""
+    from ..flows.sim import pke_sim
+    from ..models import pke
+    from .ecc import engine as E
+
+    ep = E.program(eb)
+    b = eb.pb
+    words = 1 << max(9, (len(ep.program) - 1).bit_length())
+    addrs = sorted({a for addr, size in ep.regions.values() for a in range(addr, addr + size)})
+    reqs, wants = [], []
+    for _, pts, ks, want_pt in cases:
+        banks, kk = E.images(ep, pts, ks)
+        res = pke.run(ep.program, [x[:] for x in banks], eb.machine(kk))
+        want_disp = [(issue, pc) for pc, text, issue, _ in res.trace if not text.startswith("PROD")]
+        reads = [(0, ep.regions[r][0], b.m) for r in ("XOUT", "YOUT")]
+        reqs.append(pke_sim.Request(pke.encode(ep.program), banks, reads, addrs, trace=True))
+        wants.append((res.cycles, want_disp, want_pt))
+    resps = pke_sim.simulate(b, reqs, sim=sim, prog_words=words)
+    rows = []
+    for (lab, *_), resp, (cyc, disp, pt) in zip(cases, resps, wants):
+        x, y = (pke_sim.value(w_, b.w) for w_ in resp.words)
+        got = None if (x, y) == (0, 0) else (x, y)
+        rows.append({"case": lab, "sim": sim, "cycles": resp.cycles, "cycles_equal": resp.cycles == cyc and not resp.err,
+                     "trace_equal": list(resp.dispatches) == disp, "dispatches": len(resp.dispatches),
+                     "result_ok": got == pt})
+    return rows

@@ -6,6 +6,8 @@
     montmul cycles --core NAME --width K --samples S [--seed X] [--sim ...] [--jobs J] [--json]
     montmul table3 [--samples S] [--widths 1024,2048] [--json]
     montmul leak --core NAME --width K [--samples S] [--sim ...] [--json]
+    montmul leak --core ws --engine pke (--width K | --ecc CURVE [--ecc-op kp|double|kg] [--mod-alu] [--rtl-samples R])
+                 [--pes P] [--samples S] [--sim ...] [--json]
     montmul demo [--samples S] [--sim ...]
     montmul synth --core NAME[,..] --width K[,..] --target ecp5|asic|xilinx[,..] [--param P=V] [--option O=V] [--engine [modexp|crt|regs]] [--instances] [--critical-path]
                   [--jobs J | --scheduler ADDRESS | --cluster local:N] [--json]
@@ -240,6 +242,13 @@ def cmd_verify(args) -> int:
 def cmd_leak(args) -> int:
     from ..apps.leak import audit, format_report
 
+    if args.ecc is not None:
+        return _leak_ecc(args)
+    args.samples = 200 if args.samples is None else args.samples
+    if args.width is None:
+        return fail("leak needs --width (or, with --engine pke, --ecc CURVE)", EXIT_USAGE)
+    if args.ecc_op or args.mod_alu or args.rtl_samples is not None:
+        return fail("--ecc-op, --mod-alu and --rtl-samples belong to --ecc", EXIT_USAGE)
     core, k = core_and_width(args)
     try:
         if args.engine == "pke":
@@ -261,6 +270,44 @@ def cmd_leak(args) -> int:
     else:
         print(format_report(rep))
     return 0
+
+
+#: --ecc-op's names of the ECC operations (montmul.apps.leak.ECC_OPS)
+ECC_LEAK_OPS = {"kp": "k·P", "double": "u1·G + u2·Q", "kg": "k·G"}
+
+
+def _leak_ecc(args) -> int:
+    """montmul leak --engine pke --ecc CURVE: the engine's ECC programs."""
+    from ..apps.ecc.curves import get as get_curve
+    from ..apps.leak import audit_pke_ecc, format_report
+
+    if args.engine != "pke" or args.core != "ws" or args.param:
+        return fail("leak --ecc audits the ECC programs of the ws array's public-key engine mm_pke: "
+                    "--core ws --engine pke, no --param (--pes sets its PEs)", EXIT_USAGE)
+    try:
+        curve = get_curve(args.ecc)
+    except ValueError as exc:
+        return fail(f"rejected input: {exc}", EXIT_INPUT)
+    if args.width is not None and args.width != curve.p.bit_length():
+        return fail(f"--width {args.width} is not {curve.name}'s field length {curve.p.bit_length()} "
+                    "(leave --width out with --ecc)", EXIT_USAGE)
+    if args.rtl_samples is not None and args.sim == "model":
+        return fail("--rtl-samples needs --sim icarus or verilator", EXIT_USAGE)
+    ops = [ECC_LEAK_OPS[o] for o in args.ecc_op] if args.ecc_op else list(ECC_LEAK_OPS.values())
+    try:
+        reps = audit_pke_ecc(curve, 20 if args.samples is None else args.samples, args.seed, args.pes, args.mod_alu, ops, args.sim,
+                             3 if args.rtl_samples is None else args.rtl_samples)
+    except ValueError as exc:
+        return fail(f"rejected input: {exc}", EXIT_INPUT)
+    except RuntimeError as exc:
+        return fail(str(exc), EXIT_CHECK)
+    const = all(r.constant_time for r in reps)
+    if args.json:
+        print(json.dumps({"curve": curve.name, "constant_time": const, "audits": [r.as_dict() for r in reps],
+                          "wall_seconds": progress.wall_seconds(args._t0)}))
+    else:
+        print("\n\n".join(format_report(r) for r in reps))
+    return EXIT_OK if const else EXIT_CHECK
 
 
 def cmd_table3(args) -> int:
@@ -549,10 +596,10 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.set_defaults(func=cmd_cores)
 
-    def core_args(sp):
+    def core_args(sp, width_required: bool = True):
         sp.add_argument("--core", required=True, help="core name (see `montmul cores`)")
         sp.add_argument("--param", action="append", metavar="P=V", help="HDL parameter (repeatable)")
-        sp.add_argument("--width", type=int, required=True, help="modulus width k in bits")
+        sp.add_argument("--width", type=int, required=width_required, help="modulus width k in bits")
         sp.add_argument("--json", action="store_true", help="print one JSON object (integers as 0x-hex strings)")
 
     m = subparser(sub, "mul", help="one Montgomery multiplication")
@@ -576,14 +623,28 @@ def build_parser() -> argparse.ArgumentParser:
     cy.set_defaults(func=cmd_cycles)
 
     lk = subparser(sub, "leak", help="timing-leak audit: how the latency varies with the data")
-    core_args(lk)
-    lk.add_argument("--samples", type=positive_int, default=200, help="random operand sets per experiment")
+    core_args(lk, width_required=False)
+    lk.add_argument("--samples", type=positive_int, default=None,
+                    help="random operand sets per experiment (default 200; with --ecc 20 per operation)")
     lk.add_argument("--seed", type=int, default=1, help="random seed")
     lk.add_argument("--engine", choices=("core", "pke"), default="core",
                     help="core: the core's products (default); pke: with --core ws, the public-key engine "
                          "mm_pke's RSA-CRT program at halves of --width bits (cycles and dispatch trace per key, "
                          "message and exponent; --samples random keys; model)")
-    lk.add_argument("--pes", type=positive_int, default=None, help="--engine pke: the array's PEs (default 66)")
+    lk.add_argument("--pes", type=positive_int, default=None,
+                    help="--engine pke: the array's PEs (default 66 for RSA, 70 for --ecc)")
+    lk.add_argument("--ecc", metavar="CURVE", default=None,
+                    help="--engine pke: audit the ECC programs on CURVE (secp256r1, secp384r1, ...; --width is its "
+                         "field length) instead of RSA-CRT: k·P, u1·G + u2·Q and k·G over --samples random and the "
+                         "chosen scalars; exit status 1 unless every run has the same cycles and dispatch trace")
+    lk.add_argument("--ecc-op", action="append", choices=tuple(ECC_LEAK_OPS), default=None,
+                    help="--ecc: the operation to audit, kp (k·P: ECDH), double (u1·G + u2·Q: ECDSA "
+                         "verification) or kg (k·G split over the halves: ECDSA signing); repeatable (default all)")
+    lk.add_argument("--mod-alu", action="store_true",
+                    help="--ecc: the engine with the modular ALU (mm_pke's ModAlu = 1)")
+    lk.add_argument("--rtl-samples", type=positive_int, default=None,
+                    help="--ecc with --sim icarus|verilator: chosen scalars also run through mm_pke's RTL "
+                         "(default 3; cycles, dispatches and point equal to the model's)")
     sim_arg(lk)
     jobs_arg(lk)
     lk.set_defaults(func=cmd_leak)

@@ -11,12 +11,18 @@ byte offsets (:mod:`montmul.host.buses`).
     await dev.open()                          # checks ID, reads the build
     r = await dev.rsa_crt(p, q, dp, dq, c)    # r.value = c^d mod pq, r.cycles
     sig = await dev.sign(key, b"message")     # RSASSA-PKCS1-v1_5, all of it on the engine
+    pt, r = await dev.scalar_mult("secp256r1", k, (x, y))   # k·P, the ECC program of the build
+    z, r = await dev.ecdh("secp256r1", d, peer_spki)         # ECDH's shared x-coordinate
 
 :meth:`PkeDevice.rsa_crt` is the host side of :func:`montmul.models.pke.rsa_crt`:
 it builds the program for the hardware's array (:func:`pke.rsa_crt_program`),
 writes it (:func:`pke.encode`) and both banks (:func:`pke.host_images`, every
 word of every region of :func:`pke.layout`), starts the engine, polls
 ``STATUS.DONE`` and reads the result from region MQ of bank 0.
+:meth:`PkeDevice.scalar_mult` and :meth:`PkeDevice.ecdh` do the same for
+the ECC programs of :mod:`montmul.apps.ecc.engine` (the build's ``mod_alu``
+from ``OPTIONS.MOD_ALU``: DUAL and SEL per modular addition when the
+engine has its modular ALU).
 """
 
 from __future__ import annotations
@@ -58,7 +64,7 @@ place = partial(regblock.place, rm.FIELDS)  #: place(reg, name, value): a value 
 
 @dataclass(frozen=True)
 class Info:
-    """The build constants the block reports (ARRAY, PIPE, SIZES, MEMORY)."""
+    """The build constants the block reports (ARRAY, PIPE, SIZES, MEMORY, OPTIONS)."""
 
     pes: int
     w: int
@@ -71,6 +77,7 @@ class Info:
     prog_words: int
     bank_words: int
     instr_bits: int
+    mod_alu: int  #: mm_pke's ModAlu: the ALUs' modulus copy (MOV.LDN, ADD/SUB.DUAL)
 
 
 @dataclass(frozen=True)
@@ -95,7 +102,7 @@ class PkeDevice(regblock.RegBlock):
     async def open(self) -> Info:
         """Check the ID register and read the build constants."""
         await self.check_id()
-        regs = {r: await self.read(getattr(rm, r)) for r in ("ARRAY", "PIPE", "SIZES", "MEMORY")}
+        regs = {r: await self.read(getattr(rm, r)) for r in ("ARRAY", "PIPE", "SIZES", "MEMORY", "OPTIONS")}
         f = {name.lower(): field(r, name, v) for r, v in regs.items() for name in rm.FIELDS[r]}
         self.info = Info(**f)
         if self.info.instr_bits != pke.INSTR_BITS or self.info.bank_words != pke.MEM_WORDS:
@@ -121,6 +128,23 @@ class PkeDevice(regblock.RegBlock):
             raise ValueError(f"ℓ = {bits} bits needs m = {b.m} words in {chunks} laps of the ring; the hardware "
                              f"runs up to {info.max_words} words in {info.c}")
         return b
+
+    def ecc_build(self, curve, windows: int, combine: bool = False, *, mod_alu: bool | None = None):
+        """The ECC program build (``montmul.apps.ecc.engine.EccBuild``) for
+        ``curve`` on this hardware's array; ``mod_alu`` (default: the
+        engine's ``OPTIONS.MOD_ALU``) True needs an engine with the modular
+        ALU.  ValueError if the hardware cannot run it."""
+        from ..apps.ecc import engine as E
+        from ..apps.ecc.curves import get
+
+        info = self._need_open()
+        mod_alu = bool(info.mod_alu) if mod_alu is None else bool(mod_alu)
+        if mod_alu and not info.mod_alu:
+            raise ValueError("a mod_alu program needs the engine's modular ALU (OPTIONS.MOD_ALU = 1, ModAlu = 1): "
+                             "without it MOV.LDN and ADD/SUB.DUAL compute wrong values")
+        b = self.build(get(curve).p.bit_length())  # the array's checks (m, laps)
+        return E.EccBuild(get(curve), windows, combine, pes=b.pes, w=b.w, latency=b.latency, qlat=b.qlat,
+                          mod_alu=mod_alu, d=b.d)
 
     # --- memories ----------------------------------------------------------
     async def write_program(self, words: list[int]) -> None:
@@ -231,6 +255,68 @@ class PkeDevice(regblock.RegBlock):
         em = rsa.emsa_pkcs1_v15(message, key.size, hash)
         r = await self.rsa_crt(key.p, key.q, key.dp, key.dq, rsa.os2ip(em))
         return rsa.i2osp(r.value, key.size), r
+
+    # --- ECC ---------------------------------------------------------------------
+    async def ecc_run(self, ep, points: list[tuple[int, int]], scalars: list[int]) -> tuple[tuple[int, int] | None,
+                                                                                          PkeRun]:
+        """Run the ECC program ``ep`` (``montmul.apps.ecc.engine.program``)
+        with per half its point and scalar (``engine.images``): the program,
+        every word of every region of both banks, START, the result point
+        read from XOUT and YOUT of bank 0 (None: the point at infinity).
+        The PkeRun's value is the x-coordinate (0 at infinity)."""
+        from ..apps.ecc import engine as E
+
+        info = self._need_open()
+        if len(ep.program) > info.prog_words:
+            raise ValueError(f"the ECC program has {len(ep.program)} words; the engine's program memory "
+                             f"{info.prog_words} (ProgWords)")
+        banks, _ = E.images(ep, points, scalars)
+        await self.write_program(pke.encode(ep.program))
+        for h in (0, 1):
+            for lo, hi in _runs(ep.regions):
+                await self.write_bank(h, lo, banks[h][lo:hi])
+        done = await self.run()
+        b = ep.build.pb
+        x, y = [sum(v << (b.w * i) for i, v in enumerate(words))
+                for words in [await self.read_bank(0, ep.regions[r][0], b.m) for r in ("XOUT", "YOUT")]]
+        pt = None if (x, y) == (0, 0) else (x, y)  # (0, 0) is on no curve with b != 0 (engine.py)
+        return pt, PkeRun(x, done.cycles, done.status)
+
+    async def scalar_mult(self, curve, k: int, point: tuple[int, int], *,
+                          mod_alu: bool | None = None) -> tuple[tuple[int, int] | None, PkeRun]:
+        """k·P on the engine (``engine.run_scalar_mult``'s program: both
+        halves run it, the result is half 0's); k below 2^bits(n), P an
+        affine point on ``curve``.  ValueError for bad inputs."""
+        from ..apps.ecc import engine as E
+        from ..apps.ecc.curves import get
+
+        c = get(curve)
+        nb = c.n.bit_length()
+        if not isinstance(k, int) or k < 0 or k.bit_length() > nb:
+            raise ValueError(f"scalar outside [0, 2^{nb}) for {c.name}")
+        if (not isinstance(point, tuple) or len(point) != 2 or not all(isinstance(v, int) and 0 <= v < c.p
+                                                                        for v in point) or not c.on_curve(*point)):
+            raise ValueError(f"the point is not an affine point of {c.name}")
+        ep = E.program(self.ecc_build(c, E.scalar_windows(nb), mod_alu=mod_alu))
+        return await self.ecc_run(ep, [point, point], [k, k])
+
+    async def ecdh(self, curve, private_key: int, peer_public_key: bytes, *,
+                   mod_alu: bool | None = None) -> tuple[bytes, PkeRun]:
+        """ECDH's shared secret x(d·Q), big-endian, the field's length, for a
+        DER SubjectPublicKeyInfo Q (``montmul.apps.ecc.engine.ecdh`` through
+        the bus).  ValueError for a bad key or point, or the point at
+        infinity."""
+        from ..apps.ecc import encoding
+        from ..apps.ecc.curves import get
+
+        c = get(curve)
+        if not isinstance(private_key, int) or not 1 <= private_key < c.n:
+            raise ValueError(f"private key outside [1, n) for {c.name}")
+        q = encoding.load_public(c, peer_public_key)
+        pt, r = await self.scalar_mult(c, private_key, q, mod_alu=mod_alu)
+        if pt is None:
+            raise ValueError("the shared point is the point at infinity")
+        return pt[0].to_bytes(c.field_bytes, "big"), r
 
     def _need_open(self) -> Info:
         if self.info is None:

@@ -5,7 +5,7 @@ every field."""
 
 from __future__ import annotations
 
-SIZE = 0x38
+SIZE = 0x3c
 
 ID = 0x00
 ARRAY = 0x04
@@ -21,6 +21,7 @@ PDATA1 = 0x28
 PDATA2 = 0x2c
 BSEL = 0x30
 BDATA = 0x34
+OPTIONS = 0x38
 
 #: register -> {field: (lsb, width)}
 FIELDS: dict[str, dict[str, tuple[int, int]]] = {
@@ -38,4 +39,5 @@ FIELDS: dict[str, dict[str, tuple[int, int]]] = {
     "PDATA2": {"BITS": (0, 8)},
     "BSEL": {"HALF": (0, 1), "ADDR": (16, 14)},
     "BDATA": {"VALUE": (0, 32)},
+    "OPTIONS": {"MOD_ALU": (0, 1)},
 }

@@ -76,12 +76,14 @@ class Request:
     """One run of the engine: the program (instruction words, at most the
     build's program memory), the two banks as the host writes them (every
     word of ``addrs``, default every region of ``pke.layout``), and the
-    words to read afterwards: (bank, address, words) per read."""
+    words to read afterwards: (bank, address, words) per read.  ``trace``:
+    record the main-timeline dispatches (mm_pke's debug port)."""
 
     program: list[int]
     banks: list[list[int]]
     reads: list[tuple[int, int, int]] = field(default_factory=list)
     addrs: list[int] | None = None
+    trace: bool = False
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,10 @@ class Response:
     cycles: int  #: start to done_o (pke.run's count)
     err: int  #: err_code_o (0: none)
     words: list[list[int]]  #: per read of the request, its words
+    #: with ``Request.trace``: (cycle, pc) of every main-timeline dispatch
+    #: (``dbg_disp_o``, ``dbg_pc_o``), cycle 1 the one after start, as
+    #: ``pke.run`` issues its non-PROD instructions (``tb/mm_pke``)
+    dispatches: list[tuple[int, int]] = field(default_factory=list)
 
 
 def region_addrs(b: pke.Build) -> list[int]:
@@ -126,10 +132,10 @@ def simulate(b: pke.Build, requests: list[Request], *, sim: str = "verilator", c
             # the model's count of this program (cycles do not depend on the data)
             ks = [ws.precompute(3, b.w, b.d, b.bits)] * 2
             limit = 2 * pke.run(pke.decode(r.program), [[0] * pke.MEM_WORDS for _ in range(2)],
-                                pke.Machine(b.array, ks), compute=False).cycles + 1000
+                                pke.Machine(b.array, ks, mod_alu=b.mod_alu), compute=False).cycles + 1000
         jobs.append({"program": [hex(x) for x in r.program],
                      "writes": [[[addr, hex(bank[addr])] for addr in a] for bank in r.banks],
-                     "reads": [list(x) for x in r.reads], "limit": limit})
+                     "reads": [list(x) for x in r.reads], "limit": limit, "trace": r.trace})
     runner.build(design.PKE, sim, 0, params)
     with tempfile.TemporaryDirectory(prefix="montmul_pke_") as tmp:
         tmpd = Path(tmp)
@@ -143,5 +149,5 @@ def simulate(b: pke.Build, requests: list[Request], *, sim: str = "verilator", c
             except AssertionError as exc:
                 raise RuntimeError(f"mm_pke on {sim}: {exc}") from None
         rows = json.loads(vout.read_text())
-    return [Response(row["cycles"], row["err"], [[int(x, 16) for x in ws_] for ws_ in row["words"]])
-            for row in rows]
+    return [Response(row["cycles"], row["err"], [[int(x, 16) for x in ws_] for ws_ in row["words"]],
+                     [tuple(d) for d in row.get("disp", [])]) for row in rows]
