@@ -257,7 +257,8 @@ module mm_pke_seq #(
   // the job's last result word: half 1's (half 0's for an H0 job) of the last product
   assign job_last = res_valid_i && (res_half_i == jtwo_q) && (rx_q[res_half_i] == jwords_q - 10'd1)
                     && (rp_q[res_half_i] == jprods_q - AddrBits'(1));
-  assign disp  = iv_q && ((st_q == StRun) || (st_q == StJobRun && pushed_q == jprods_q && job_last));
+  assign disp  = iv_q && ((st_q == StRun)
+                         || (st_q == StJobRun && pushed_q == jprods_q && job_last));
   assign fetch = iv_q && (st_q == StJobRun) && (pushed_q != jprods_q);
   assign setx_now = disp && (f_op == OpSetx);
   // a PROD word is taken when both halves' queues have room and its window is read
