@@ -174,9 +174,8 @@ module mm_pke_seq #(
   logic [1:0][9:0]      lcnt_q, lcnt_d;
   logic [1:0][PcBits-1:0] lstart_q, lstart_d;
   // exponent cursor and windows
-  logic [AddrBits-1:0]  xbase_q, xbase_d;
   logic [9:0]           xidx_q, xidx_d;
-  logic [AddrBits-1:0]  wa_q, wa_d;      // the window's word: xbase + xidx / 4 (kept, not added)
+  logic [AddrBits-1:0]  wa_q, wa_d;      // the window's word: SETX's a + xidx / 4 (kept, not added)
   logic [1:0][3:0]      win_q, win_d;
   logic [AddrBits-1:0]  xstride_q, xstride_d;  // the table stride (SETX's b)
   logic [1:0][AddrBits-1:0] toff_q, toff_d;    // stride·window, per half
@@ -463,7 +462,6 @@ module mm_pke_seq #(
     depth_d   = depth_q;
     lcnt_d    = lcnt_q;
     lstart_d  = lstart_q;
-    xbase_d   = xbase_q;
     xidx_d    = xidx_q;
     wa_d      = wa_q;
     win_d     = win_q;
@@ -663,7 +661,6 @@ module mm_pke_seq #(
         OpSetx: begin
           pc_d    = pc_q + PcBits'(1);
           pc_new  = 1'b1;
-          xbase_d = f_a;
           xidx_d  = f_n;
           wa_d    = f_a + AddrBits'(f_n[9:2]);
           xstride_d = f_b;
@@ -704,7 +701,6 @@ module mm_pke_seq #(
       depth_q   <= '0;
       lcnt_q    <= '0;
       lstart_q  <= '0;
-      xbase_q   <= '0;
       xidx_q    <= '0;
       wa_q      <= '0;
       win_q     <= '0;
@@ -760,7 +756,6 @@ module mm_pke_seq #(
       depth_q   <= depth_d;
       lcnt_q    <= lcnt_d;
       lstart_q  <= lstart_d;
-      xbase_q   <= xbase_d;
       xidx_q    <= xidx_d;
       wa_q      <= wa_d;
       win_q     <= win_d;
