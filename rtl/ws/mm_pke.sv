@@ -169,7 +169,8 @@ module mm_pke #(
     .LoopRegs (LoopRegs),
     .Chunks   (Chunks),
     .QuotDelay(QuotDelay),
-    .MaxWords (MaxWords)
+    .MaxWords (MaxWords),
+    .ReqRegs  (1)
   ) u_array (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),

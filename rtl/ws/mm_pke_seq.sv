@@ -186,9 +186,12 @@ module mm_pke_seq #(
   // the running job
   logic [AddrBits-1:0]  ja_q, ja_d, jm_q, jm_d, jprods_q, jprods_d;
   logic [9:0]           jwords_q, jwords_d;
+  logic [AddrBits-1:0]  jpm1_q, jpm1_d;    // jprods - 1 and jwords - 1, registered with them
+  logic [9:0]           jwm1_q, jwm1_d;
   logic                 jtwo_q, jtwo_d, jatab_q, jatab_d;
   logic [1:0]           jdepth_q, jdepth_d;
   logic [AddrBits-1:0]  pushed_q, pushed_d;
+  logic                 pdone_q, pdone_d;  // pushed == jprods: the job's PROD words are all taken
   logic [1:0][AddrBits-1:0] aaddr_q, aaddr_d;
   // load stream, per half
   logic [1:0][9:0]      lv_q, lv_d;
@@ -216,6 +219,12 @@ module mm_pke_seq #(
   // ---- combinational helpers (continuous assignments: Icarus 11 re-runs an
   // always_comb that reads a variable it writes under a variable index)
   logic                 disp, job_last, fetch, h0, tab, is_alu, stream2;
+  // the result stream's write and the job's end, registered: a result word
+  // is written, and the job ends, a cycle after it is on the stream
+  logic                 last_q;
+  logic [3:0]           rwen_q, rwen_d;
+  logic [GroupBits-1:0] rwaddr_q;
+  logic [WordWidth-1:0] rword_q;
   logic                 prod_room, prod_go, setx_now;
   logic [AddrBits-1:0]  wa;
   logic [1:0][AddrBits-1:0] tab_addr, atab_addr;
@@ -254,11 +263,11 @@ module mm_pke_seq #(
   assign act = {jtwo_q, 1'b1};
 
   // the job's last result word: half 1's (half 0's for an H0 job) of the last product
-  assign job_last = res_valid_i && (res_half_i == jtwo_q) && (rx_q[res_half_i] == jwords_q - 10'd1)
-                    && (rp_q[res_half_i] == jprods_q - AddrBits'(1));
+  assign job_last = res_valid_i && (res_half_i == jtwo_q) && (rx_q[res_half_i] == jwm1_q)
+                    && (rp_q[res_half_i] == jpm1_q);
   assign disp  = iv_q && ((st_q == StRun)
-                         || (st_q == StJobRun && pushed_q == jprods_q && job_last));
-  assign fetch = iv_q && (st_q == StJobRun) && (pushed_q != jprods_q);
+                         || (st_q == StJobRun && pdone_q && last_q));
+  assign fetch = iv_q && (st_q == StJobRun) && !pdone_q;
   assign setx_now = disp && (f_op == OpSetx);
   // a PROD word is taken when both halves' queues have room and its window is read
   assign prod_room = bqn_q[0] != 2'd2 && bqn_q[1] != 2'd2 && sqn_q[0] != 3'd4 && sqn_q[1] != 3'd4
@@ -301,10 +310,25 @@ module mm_pke_seq #(
     assign w_rd[p]     = w_issue[p / 2] && (wa[AddrBits-1] == 1'(p % 2));
     assign mem_rd_en_o[p]   = arr_rd[p] || w_rd[p];
     assign mem_rd_addr_o[p] = arr_rd[p] ? arr_addr[p] : wa[GroupBits-1:0];
-    assign mem_wr_en_o[p]   = res_valid_i && r_st && (rw_p == 2'(p));
-    assign mem_wr_addr_o[p] = r_addr[GroupBits-1:0];
+    assign rwen_d[p]        = res_valid_i && r_st && (rw_p == 2'(p));
+    assign mem_wr_en_o[p]   = rwen_q[p];
+    assign mem_wr_addr_o[p] = rwaddr_q;
   end
-  assign mem_wr_data_o = {res_word_i, res_word_i};
+  assign mem_wr_data_o = {rword_q, rword_q};
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      last_q   <= 1'b0;
+      rwen_q   <= '0;
+      rwaddr_q <= '0;
+      rword_q  <= '0;
+    end else begin
+      last_q   <= job_last;
+      rwen_q   <= rwen_d;
+      rwaddr_q <= r_addr[GroupBits-1:0];
+      rword_q  <= res_word_i;
+    end
+  end
 
   for (genvar h = 0; h < 2; h++) begin : gen_h
     // the window read: the cursor moved in an earlier cycle, the port is free
@@ -396,7 +420,7 @@ module mm_pke_seq #(
     end
     if ((bpop[0] && bqn_q[0] == 2'd0) || (bpop[1] && bqn_q[1] == 2'd0)
         || (spop[0] && sqn_q[0] == 3'd0) || (spop[1] && sqn_q[1] == 3'd0)
-        || (job_last && !disp)) begin
+        || (last_q && !disp)) begin
       err_now = 1'b1;
       ecode_now = ErrStream;
     end
@@ -408,7 +432,7 @@ module mm_pke_seq #(
       err_now = 1'b1;
       ecode_now = ErrProd;
     end
-    if (prod_go && pushed_q + AddrBits'(1) == jprods_q && depth_q != jdepth_q) begin
+    if (prod_go && pushed_q == jpm1_q && depth_q != jdepth_q) begin
       err_now = 1'b1;
       ecode_now = ErrLoop;
     end
@@ -478,10 +502,13 @@ module mm_pke_seq #(
     jm_d      = jm_q;
     jprods_d  = jprods_q;
     jwords_d  = jwords_q;
+    jpm1_d    = jpm1_q;
+    jwm1_d    = jwm1_q;
     jtwo_d    = jtwo_q;
     jatab_d   = jatab_q;
     jdepth_d  = jdepth_q;
     pushed_d  = pushed_q;
+    pdone_d   = pdone_q;
     aaddr_d   = aaddr_q;
     lv_d      = lv_q;
     laptr_d   = laptr_q;
@@ -551,14 +578,14 @@ module mm_pke_seq #(
         bfirst_d[b_half_i] = 1'b0;
       end
       bptr_d[b_half_i] = b_addr + AddrBits'(1);
-      bx_d[b_half_i] = (bx_q[b_half_i] == jwords_q - 10'd1) ? 10'd0 : bx_q[b_half_i] + 10'd1;
+      bx_d[b_half_i] = (bx_q[b_half_i] == jwm1_q) ? 10'd0 : bx_q[b_half_i] + 10'd1;
     end
     if (res_valid_i) begin
       if (r_new) begin
         rst_d[res_half_i] = r_st;
       end
       rptr_d[res_half_i] = r_addr + AddrBits'(1);
-      if (rx_q[res_half_i] == jwords_q - 10'd1) begin
+      if (rx_q[res_half_i] == jwm1_q) begin
         rx_d[res_half_i] = 10'd0;
         rp_d[res_half_i] = rp_q[res_half_i] + AddrBits'(1);
       end else begin
@@ -595,6 +622,7 @@ module mm_pke_seq #(
         if (job_ready_i) begin
           st_d = StJobRun;
           pushed_d = '0;
+          pdone_d  = 1'b0;
           if (jatab_q) begin
             xidx_d  = xidx_q + 10'd1;
             wa_d    = wa_q + AddrBits'(xidx_q[1:0] == 2'd3);
@@ -615,6 +643,7 @@ module mm_pke_seq #(
         wpend_d = 2'b11;
       end
       pushed_d = pushed_q + AddrBits'(1);
+      pdone_d  = (pushed_q == jpm1_q);
       pc_d = pc_q + PcBits'(1);
       pc_new = 1'b1;
     end
@@ -677,6 +706,8 @@ module mm_pke_seq #(
           jm_d      = f_c;
           jprods_d  = f_b;
           jwords_d  = f_n;
+          jpm1_d    = f_b - AddrBits'(1);
+          jwm1_d    = f_n - 10'd1;
           jtwo_d    = !h0;
           jatab_d   = f_flags[FAtab];
           jdepth_d  = depth_q;
@@ -721,10 +752,13 @@ module mm_pke_seq #(
       jm_q      <= '0;
       jprods_q  <= '0;
       jwords_q  <= '0;
+      jpm1_q    <= '0;
+      jwm1_q    <= '0;
       jtwo_q    <= 1'b0;
       jatab_q   <= 1'b0;
       jdepth_q  <= '0;
       pushed_q  <= '0;
+      pdone_q   <= 1'b0;
       aaddr_q   <= '0;
       lv_q      <= '0;
       laptr_q   <= '0;
@@ -776,10 +810,13 @@ module mm_pke_seq #(
       jm_q      <= jm_d;
       jprods_q  <= jprods_d;
       jwords_q  <= jwords_d;
+      jpm1_q    <= jpm1_d;
+      jwm1_q    <= jwm1_d;
       jtwo_q    <= jtwo_d;
       jatab_q   <= jatab_d;
       jdepth_q  <= jdepth_d;
       pushed_q  <= pushed_d;
+      pdone_q   <= pdone_d;
       aaddr_q   <= aaddr_d;
       lv_q      <= lv_d;
       laptr_q   <= laptr_d;

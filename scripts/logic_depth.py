@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Logic depth between registers of a synthesized ECP5 netlist, by RTL source.
+
+A place-and-route run names one critical path; this script lists the
+deepest register-to-register paths of the whole netlist in seconds, from the
+``netlist_src.json`` that a flow run with a critical-path trace leaves in its
+work directory (``montmul synth ... --critical-path``, or any
+``scripts/ws_proxy.py run``).  A LUT4 counts one level, a carry cell a
+quarter, the slice's wide-function multiplexers (PFUMX, L6MUX21) none: a rough
+proxy for routed delay, good enough to find the paths to cut before a
+place-and-route run.
+
+    python scripts/logic_depth.py build/ws_proxy/<run>/netlist_src.json [--top 20]
+
+Prints, per endpoint source (``file:line`` of the register, or a block RAM's
+or multiplier's input), the deepest path into it: levels, and the RTL
+sources of the cells along it.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from montmul.flows.synth.critpath import Netlist  # noqa: E402
+
+WEIGHT = {"LUT4": 1.0, "CCU2C": 0.25, "PFUMX": 0.0, "L6MUX21": 0.0}
+#: Cells whose inputs end a path and whose outputs start one.
+SEQ = {"TRELLIS_FF", "DP16KD", "MULT18X18D", "ALU54B", "TRELLIS_DPR16X4"}
+
+
+def depths(nl: Netlist) -> tuple[dict, dict]:
+    """Per combinational cell: the deepest arrival at its output and the
+    input cell it comes through (None at a register)."""
+    arr: dict[str, float] = {}
+    via: dict[str, str | None] = {}
+
+    def inputs(name: str):
+        c = nl.cells[name]
+        for p, way in c["port_directions"].items():
+            if way == "input":
+                for b in c["connections"][p]:
+                    if isinstance(b, int) and b in nl.driver:
+                        yield nl.driver[b]
+
+    sys.setrecursionlimit(100000)
+    for start in nl.cells:
+        if start in arr or nl.cells[start]["type"] in SEQ:
+            continue
+        stack = [(start, False)]
+        while stack:
+            name, done = stack.pop()
+            if name in arr:
+                continue
+            if not done:
+                stack.append((name, True))
+                stack.extend((d, False) for d in inputs(name)
+                             if d not in arr and nl.cells[d]["type"] not in SEQ)
+                continue
+            best, frm = 0.0, None
+            for d in inputs(name):
+                a = 0.0 if nl.cells[d]["type"] in SEQ else arr.get(d, 0.0)
+                if frm is None or a > best:
+                    best, frm = a, d
+            arr[name] = best + WEIGHT.get(nl.cells[name]["type"], 1.0)
+            via[name] = frm
+    return arr, via
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("netlist", type=Path, help="netlist_src.json of a flow run")
+    ap.add_argument("--top", type=int, default=20, help="endpoint sources to list")
+    args = ap.parse_args(argv)
+    if not args.netlist.is_file():
+        print(f"logic_depth: no such file: {args.netlist}", file=sys.stderr)
+        return 2
+    nl = Netlist(args.netlist)
+    arr, via = depths(nl)
+    ends: dict[str, tuple[float, str, str]] = {}
+    for name, c in nl.cells.items():
+        if c["type"] not in SEQ:
+            continue
+        for p, way in c["port_directions"].items():
+            if way != "input" or p in ("CLK", "CLKA", "CLKB"):
+                continue
+            for b in c["connections"][p]:
+                d = nl.driver.get(b) if isinstance(b, int) else None
+                if d is None or nl.cells[d]["type"] in SEQ:
+                    continue
+                key = f"{nl.source(name) or c['type']}.{p.rstrip('0123456789')}"
+                if key not in ends or arr[d] > ends[key][0]:
+                    ends[key] = (arr[d], d, name)
+    for key, (lv, d, _) in sorted(ends.items(), key=lambda kv: -kv[1][0])[:args.top]:
+        path, cur = [], d
+        while cur is not None and nl.cells[cur]["type"] not in SEQ:
+            path.append(nl.source(cur) or nl.cells[cur]["type"])
+            cur = via.get(cur)
+        start = (nl.source(cur) or nl.cells[cur]["type"]) if cur else "input"
+        srcs = []
+        for s in reversed(path):
+            if not srcs or srcs[-1] != s:
+                srcs.append(s)
+        print(f"{lv:5.2f}  {start} -> {key}")
+        print(f"       via {' > '.join(srcs)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
