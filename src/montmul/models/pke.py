@@ -172,7 +172,7 @@ class Timing:
     and form A's address, a cycle with ``job_valid``); ``req_regs``: the
     array's ReqRegs (the engine's build: 1, its requests leave a register);
     ``res_delay``: from E to the array's cycle τ = 0, ReqRegs + 3 (docs/ws.md,
-    "Native interface"); ``res_regs``: the result stream's register in the
+    "Native interface"); ``res_regs``: the result stream's registers in the
     sequencer (a result word is written, and a job ends, that many cycles
     after it is on the stream)."""
 
@@ -184,7 +184,7 @@ class Timing:
     job_start: int = 2
     req_regs: int = 1
     res_delay: int = 4
-    res_regs: int = 1
+    res_regs: int = 2
 
     def stream(self, n: int) -> int:
         """MOV/ADD/SUB/SEL of n words: word i's addresses in cycle I+i, its
