@@ -26,9 +26,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from montmul.flows.synth.critpath import Netlist  # noqa: E402
 
-WEIGHT = {"LUT4": 1.0, "CCU2C": 0.25, "PFUMX": 0.0, "L6MUX21": 0.0}
-#: Cells whose inputs end a path and whose outputs start one.
+WEIGHT = {"LUT4": 1.0, "$lut": 1.0, "CCU2C": 0.25, "PFUMX": 0.0, "L6MUX21": 0.0,
+          "$alu": 2.0, "$macc": 4.0}
+#: Cells whose inputs end a path and whose outputs start one (the ECP5
+#: netlist's; in a generic netlist every flip-flop and memory, and every
+#: primitive left as a black box).
 SEQ = {"TRELLIS_FF", "DP16KD", "MULT18X18D", "ALU54B", "TRELLIS_DPR16X4"}
+
+
+def is_seq(t: str) -> bool:
+    return t in SEQ or "DFF" in t or t.startswith("$mem") or not t.startswith("$") and t not in WEIGHT
 
 
 def depths(nl: Netlist) -> tuple[dict, dict]:
@@ -47,7 +54,7 @@ def depths(nl: Netlist) -> tuple[dict, dict]:
 
     sys.setrecursionlimit(100000)
     for start in nl.cells:
-        if start in arr or nl.cells[start]["type"] in SEQ:
+        if start in arr or is_seq(nl.cells[start]["type"]):
             continue
         stack = [(start, False)]
         while stack:
@@ -57,16 +64,32 @@ def depths(nl: Netlist) -> tuple[dict, dict]:
             if not done:
                 stack.append((name, True))
                 stack.extend((d, False) for d in inputs(name)
-                             if d not in arr and nl.cells[d]["type"] not in SEQ)
+                             if d not in arr and not is_seq(nl.cells[d]["type"]))
                 continue
             best, frm = 0.0, None
             for d in inputs(name):
-                a = 0.0 if nl.cells[d]["type"] in SEQ else arr.get(d, 0.0)
+                a = 0.0 if is_seq(nl.cells[d]["type"]) else arr.get(d, 0.0)
                 if frm is None or a > best:
                     best, frm = a, d
             arr[name] = best + WEIGHT.get(nl.cells[name]["type"], 1.0)
             via[name] = frm
     return arr, via
+
+
+def public_names(path: Path) -> dict[int, str]:
+    """Netlist bit -> the shortest public net name holding it (no ``$``)."""
+    import json
+    data = json.loads(Path(path).read_text())
+    top = next(m for m in data["modules"].values() if m.get("attributes", {}).get("top"))
+    out: dict[int, str] = {}
+    for name, net in top["netnames"].items():
+        if name.startswith("$"):
+            continue
+        for i, b in enumerate(net["bits"]):
+            if isinstance(b, int):
+                if b not in out or len(name) < len(out[b]):
+                    out[b] = name
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,27 +101,39 @@ def main(argv: list[str] | None = None) -> int:
         print(f"logic_depth: no such file: {args.netlist}", file=sys.stderr)
         return 2
     nl = Netlist(args.netlist)
+    names = public_names(args.netlist)
+
+    def label(cell: str) -> str:
+        """A register's RTL name where the netlist keeps it, else its source."""
+        c = nl.cells[cell]
+        for p, way in c["port_directions"].items():
+            if way == "output":
+                for b in c["connections"][p]:
+                    if b in names:
+                        return names[b]
+        return nl.source(cell) or c["type"]
+
     arr, via = depths(nl)
     ends: dict[str, tuple[float, str, str]] = {}
     for name, c in nl.cells.items():
-        if c["type"] not in SEQ:
+        if not is_seq(c["type"]):
             continue
         for p, way in c["port_directions"].items():
             if way != "input" or p in ("CLK", "CLKA", "CLKB"):
                 continue
             for b in c["connections"][p]:
                 d = nl.driver.get(b) if isinstance(b, int) else None
-                if d is None or nl.cells[d]["type"] in SEQ:
+                if d is None or is_seq(nl.cells[d]["type"]):
                     continue
-                key = f"{nl.source(name) or c['type']}.{p.rstrip('0123456789')}"
+                key = f"{label(name)}.{p.rstrip('0123456789')}"
                 if key not in ends or arr[d] > ends[key][0]:
                     ends[key] = (arr[d], d, name)
     for key, (lv, d, _) in sorted(ends.items(), key=lambda kv: -kv[1][0])[:args.top]:
         path, cur = [], d
-        while cur is not None and nl.cells[cur]["type"] not in SEQ:
+        while cur is not None and not is_seq(nl.cells[cur]["type"]):
             path.append(nl.source(cur) or nl.cells[cur]["type"])
             cur = via.get(cur)
-        start = (nl.source(cur) or nl.cells[cur]["type"]) if cur else "input"
+        start = label(cur) if cur else "input"
         srcs = []
         for s in reversed(path):
             if not srcs or srcs[-1] != s:
