@@ -38,9 +38,11 @@ def is_seq(t: str) -> bool:
     return t in SEQ or "DFF" in t or t.startswith("$mem") or not t.startswith("$") and t not in WEIGHT
 
 
-def depths(nl: Netlist) -> tuple[dict, dict]:
-    """Per combinational cell: the deepest arrival at its output and the
-    input cell it comes through (None at a register)."""
+def depths(nl: Netlist, ok=lambda cell: True) -> tuple[dict, dict]:
+    """Per combinational cell: the deepest arrival at its output from the
+    registers ``ok`` accepts, and the input cell it comes through (None
+    at a register)."""
+    NONE = float("-inf")
     arr: dict[str, float] = {}
     via: dict[str, str | None] = {}
 
@@ -66,9 +68,12 @@ def depths(nl: Netlist) -> tuple[dict, dict]:
                 stack.extend((d, False) for d in inputs(name)
                              if d not in arr and not is_seq(nl.cells[d]["type"]))
                 continue
-            best, frm = 0.0, None
+            best, frm = NONE, None
             for d in inputs(name):
-                a = 0.0 if is_seq(nl.cells[d]["type"]) else arr.get(d, 0.0)
+                if is_seq(nl.cells[d]["type"]):
+                    a = 0.0 if ok(d) else NONE
+                else:
+                    a = arr.get(d, NONE)
                 if frm is None or a > best:
                     best, frm = a, d
             arr[name] = best + WEIGHT.get(nl.cells[name]["type"], 1.0)
@@ -96,6 +101,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("netlist", type=Path, help="netlist_src.json of a flow run")
     ap.add_argument("--top", type=int, default=20, help="endpoint sources to list")
+    ap.add_argument("--to", default="", help="only endpoints whose name contains this")
+    ap.add_argument("--from", dest="frm", default="",
+                    help="only paths from registers whose name contains this")
     args = ap.parse_args(argv)
     if not args.netlist.is_file():
         print(f"logic_depth: no such file: {args.netlist}", file=sys.stderr)
@@ -113,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
                         return names[b]
         return nl.source(cell) or c["type"]
 
-    arr, via = depths(nl)
+    arr, via = depths(nl, lambda c: args.frm in label(c))
     ends: dict[str, tuple[float, str, str]] = {}
     for name, c in nl.cells.items():
         if not is_seq(c["type"]):
@@ -126,12 +134,13 @@ def main(argv: list[str] | None = None) -> int:
                 if d is None or is_seq(nl.cells[d]["type"]):
                     continue
                 key = f"{label(name)}.{p.rstrip('0123456789')}"
-                if key not in ends or arr[d] > ends[key][0]:
+                if arr[d] >= 0 and (key not in ends or arr[d] > ends[key][0]):
                     ends[key] = (arr[d], d, name)
-    for key, (lv, d, _) in sorted(ends.items(), key=lambda kv: -kv[1][0])[:args.top]:
+    picked = [kv for kv in ends.items() if args.to in kv[0]]
+    for key, (lv, d, _) in sorted(picked, key=lambda kv: -kv[1][0])[:args.top]:
         path, cur = [], d
         while cur is not None and not is_seq(nl.cells[cur]["type"]):
-            path.append(nl.source(cur) or nl.cells[cur]["type"])
+            path.append(label(cur) if args.to else (nl.source(cur) or nl.cells[cur]["type"]))
             cur = via.get(cur)
         start = label(cur) if cur else "input"
         srcs = []
