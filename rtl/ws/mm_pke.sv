@@ -68,7 +68,7 @@ module mm_pke #(
 
   // program memory
   logic [PcBits-1:0]    prog_raddr;
-  logic [InstrBits-1:0] instr;
+  logic [InstrBits-1:0] instr, instr_next;
 
   mm_pke_prog #(.Words(ProgWords), .InstrBits(InstrBits)) u_prog (
     .clk_i  (clk_i),
@@ -77,7 +77,8 @@ module mm_pke #(
     .waddr_i(prog_addr_i),
     .wdata_i(prog_wdata_i),
     .raddr_i(prog_raddr),
-    .rdata_o(instr)
+    .rdata_o(instr),
+    .rdata_next_o(instr_next)
   );
 
   // sequencer <-> ALUs, array, banks
@@ -121,6 +122,7 @@ module mm_pke #(
     .err_code_o   (err_code_o),
     .prog_raddr_o (prog_raddr),
     .instr_i      (instr),
+    .instr_next_i (instr_next),
     .alu_valid_o  (alu_valid),
     .alu_op_o     (alu_op),
     .alu_redc_o   (alu_redc),
@@ -169,7 +171,8 @@ module mm_pke #(
     .LoopRegs (LoopRegs),
     .Chunks   (Chunks),
     .QuotDelay(QuotDelay),
-    .MaxWords (MaxWords)
+    .MaxWords (MaxWords),
+    .ReqRegs  (1)
   ) u_array (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),

@@ -124,6 +124,9 @@ module mm_pke_alu #(
   logic [AddrBits-1:0]   dst_q, dst_d, a_q, a_d, b_q, b_d, rows_q, rows_d, j_q, j_d;
   logic [LenBits-1:0]    n_q, n_d;
   logic [PhBits-1:0]     ph_q, ph_d;      // stream: word index; MACR: phase in the row
+  logic                  ge6_q, ge6_d;    // MACR: ph >= 6 (the row's words) ...
+  logic                  wrow_q, wrow_d;  // ... and ph <= n + 6 (a word read)
+  logic [AddrBits-1:0]   rm1_q, rm1_d;    // rows - 1
   // the tag pipeline, stage s at bits (s-1)·TagBits: a flat vector (Yosys
   // 0.70 reads a packed array of a struct type as one element)
   localparam int TagBits = 3 + AddrBits;  // the bits of tag_t
@@ -215,7 +218,7 @@ module mm_pke_alu #(
         rqb_addr = bm1_q;
         tag_new.valid = 1'b1;
         tag_new.quot  = 1'b1;
-      end else if (ph_q >= PhBits'(6) && ph_q <= n6_q) begin  // word i = ph - 6 <= n
+      end else if (wrow_q) begin  // word i = ph - 6 <= n
         rqa_en   = 1'b1;
         rqa_addr = pa_q;
         rqb_en   = (ph_q != n6_q);
@@ -312,6 +315,9 @@ module mm_pke_alu #(
     n_d     = n_q;
     j_d     = j_q;
     ph_d    = ph_q;
+    ge6_d   = ge6_q;
+    wrow_d  = wrow_q;
+    rm1_d   = rm1_q;
     pa_d    = pa_q;
     pb_d    = pb_q;
     pd_d    = pd_q;
@@ -386,6 +392,9 @@ module mm_pke_alu #(
           n_d     = cmd_n_i;
           j_d     = '0;
           ph_d    = '0;
+          ge6_d   = 1'b0;
+          wrow_d  = 1'b0;
+          rm1_d   = cmd_rows_i - 1'b1;
           pa_d    = cmd_a_i;
           pb_d    = cmd_b_i;
           pd_d    = cmd_dst_i;
@@ -444,18 +453,24 @@ module mm_pke_alu #(
       StMacr: begin
         ph_d = ph_q + 1'b1;
         if (ph_q == PhBits'(5)) begin  // the row's words from ph = 6 on
-          pa_d = rb_q;
-          pb_d = b_q;
-        end else if (ph_q >= PhBits'(6)) begin
+          pa_d   = rb_q;
+          pb_d   = b_q;
+          ge6_d  = 1'b1;
+          wrow_d = 1'b1;
+        end else if (ge6_q) begin
           pa_d = pa_q + 1'b1;
           pb_d = pb_q + 1'b1;
         end
+        if (ph_q == n6_q) begin
+          wrow_d = 1'b0;
+        end
         if (ph_q == last_q) begin
-          ph_d = '0;
-          j_d  = j_q + 1'b1;
-          rq_d = rq_q + 1'b1;
-          rb_d = rb_q + 1'b1;
-          if (j_q == rows_q - 1'b1) begin
+          ph_d  = '0;
+          ge6_d = 1'b0;
+          j_d   = j_q + 1'b1;
+          rq_d  = rq_q + 1'b1;
+          rb_d  = rb_q + 1'b1;
+          if (j_q == rm1_q) begin
             state_d = StTop;
           end
         end
@@ -480,6 +495,9 @@ module mm_pke_alu #(
       n_q     <= '0;
       j_q     <= '0;
       ph_q    <= '0;
+      ge6_q   <= 1'b0;
+      wrow_q  <= 1'b0;
+      rm1_q   <= '0;
       pa_q    <= '0;
       pb_q    <= '0;
       pd_q    <= '0;
@@ -517,6 +535,9 @@ module mm_pke_alu #(
       n_q     <= n_d;
       j_q     <= j_d;
       ph_q    <= ph_d;
+      ge6_q   <= ge6_d;
+      wrow_q  <= wrow_d;
+      rm1_q   <= rm1_d;
       pa_q    <= pa_d;
       pb_q    <= pb_d;
       pd_q    <= pd_d;

@@ -47,38 +47,42 @@ module mm_pke_bank #(
     logic [WordWidth-1:0] mem_q [Words];
     logic [GroupBits-1:0] raddr_q, raddr_d;  // the address read (held while rd_en is low)
     logic [WordWidth-1:0] ebr_q;             // the block RAM's synchronous read
-    logic                 byp_q, byp_d;      // a write to that address in the read's cycle ...
-    logic [WordWidth-1:0] wd_q;              // ... and its word
+    logic                 we_q;              // the write of the read's cycle: enable, ...
+    logic [GroupBits-1:0] wa_q;              // ... address ...
+    logic [WordWidth-1:0] wd_q;              // ... and word
+    logic                 byp;               // that write hit the word read
     logic [WordWidth-1:0] rdata_q, rdata_d;
 
     always_comb begin
       raddr_d = rd_en_i[g] ? rd_addr_i[g] : raddr_q;
-      byp_d   = wr_en_i[g] && (wr_addr_i[g] == raddr_d);
-      rdata_d = byp_q ? wd_q : ebr_q;
+      byp     = we_q && (wa_q == raddr_q);
+      rdata_d = byp ? wd_q : ebr_q;
     end
 
     // The RAM: no reset, one write port, one read port addressed by raddr_d
-    // (the EBR's own address register); the word it reads is forwarded from
-    // a write to the same address in the same cycle, so rdata_q holds the
-    // word as it is after that cycle's write, as with a fabric address
-    // register. The block RAM's clock-to-out (5.8 ns on the ECP5) ends at
-    // rdata_q, not in the consumers' logic.
+    // (the EBR's own address register). A write to the same address in the
+    // same cycle is forwarded a cycle later, compared against the registered
+    // addresses (raddr_q, wa_q), so rdata_q holds the word as it is after
+    // that cycle's write, as with a fabric address register, and no compare
+    // sits behind the port's request logic. The block RAM's clock-to-out
+    // (5.8 ns on the ECP5) ends at rdata_q, not in the consumers' logic.
     always_ff @(posedge clk_i) begin
       if (wr_en_i[g]) begin
         mem_q[wr_addr_i[g]] <= wr_data_i[g];
       end
       ebr_q <= mem_q[raddr_d];
+      wa_q  <= wr_addr_i[g];
       wd_q  <= wr_data_i[g];
     end
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         raddr_q <= '0;
-        byp_q   <= 1'b0;
+        we_q    <= 1'b0;
         rdata_q <= '0;
       end else begin
         raddr_q <= raddr_d;
-        byp_q   <= byp_d;
+        we_q    <= wr_en_i[g];
         rdata_q <= rdata_d;
       end
     end

@@ -28,7 +28,8 @@ module mm_pke_prog #(
   input  logic [InstrBits-1:0] wdata_i,
   // sequencer read port
   input  logic [PcBits-1:0]    raddr_i,
-  output logic [InstrBits-1:0] rdata_o
+  output logic [InstrBits-1:0] rdata_o,
+  output logic [InstrBits-1:0] rdata_next_o  // the block RAM's read: rdata_o's next word
 );
 
   if (Words < 2 || Words > 4096 || (1 << PcBits) != Words) begin : gen_bad_words
@@ -60,6 +61,7 @@ module mm_pke_prog #(
     rdata_q <= rd_q;
   end
 
-  assign rdata_o = rdata_q;
+  assign rdata_o      = rdata_q;
+  assign rdata_next_o = rd_q;
 
 endmodule

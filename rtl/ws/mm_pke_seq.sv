@@ -61,6 +61,7 @@ module mm_pke_seq #(
   // program memory
   output logic [PcBits-1:0]         prog_raddr_o,
   input  logic [InstrBits-1:0]      instr_i,
+  input  logic [InstrBits-1:0]      instr_next_i,  // the word on instr_i next cycle
   // ALU commands (both halves; index: half)
   output logic [1:0]                alu_valid_o,
   output logic [4:0]                alu_op_o,
@@ -163,6 +164,52 @@ module mm_pke_seq #(
   assign f_c     = instr_i[mm_pke_pkg::FldCLsb +: AddrBits];
   assign f_n     = instr_i[mm_pke_pkg::FldNLsb +: 10];
 
+  // Pre-decode: the opcode's classes and the field checks of the errors,
+  // formed from the program memory's block RAM output and registered beside
+  // instr_i (dec_q describes the word on instr_i)
+  localparam int DJob = 0, DProd = 1, DRep = 2, DEnd = 3, DSetx = 4, DHalt = 5,
+                 DAlu = 6, DStream2 = 7, DMacr = 8, DBadOp = 9, DErrLen = 10,
+                 DErrXa = 11, DErrJob = 12, DRepZero = 13, DecBits = 14;
+  logic [DecBits-1:0] dec_q, dec_d;
+  logic               unused_next;  // the fields not checked before dispatch
+  assign unused_next = ^instr_next_i;
+  always_comb begin
+    logic [4:0]          n_op, n_flags;
+    logic [AddrBits-1:0] n_a, n_b, n_c;
+    logic [9:0]          n_n;
+    n_op    = instr_next_i[mm_pke_pkg::FldOpLsb +: 5];
+    n_flags = instr_next_i[mm_pke_pkg::FldFlagsLsb +: 5];
+    n_a     = instr_next_i[mm_pke_pkg::FldALsb +: AddrBits];
+    n_b     = instr_next_i[mm_pke_pkg::FldBLsb +: AddrBits];
+    n_c     = instr_next_i[mm_pke_pkg::FldCLsb +: AddrBits];
+    n_n     = instr_next_i[mm_pke_pkg::FldNLsb +: 10];
+    dec_d           = '0;
+    dec_d[DJob]     = (n_op == OpJob);
+    dec_d[DProd]    = (n_op == OpProd);
+    dec_d[DRep]     = (n_op == OpRep);
+    dec_d[DEnd]     = (n_op == OpEnd);
+    dec_d[DSetx]    = (n_op == OpSetx);
+    dec_d[DHalt]    = (n_op == OpHalt);
+    dec_d[DAlu]     = (n_op >= OpMov) && (n_op <= OpMacr);
+    dec_d[DStream2] = (n_op == OpAdd) || (n_op == OpSub) || (n_op == OpSel);
+    dec_d[DMacr]    = (n_op == OpMacr);
+    dec_d[DBadOp]   = (n_op > OpMacr);
+    dec_d[DErrLen]  = dec_d[DAlu] && (n_n == '0 || (dec_d[DMacr] && n_c == '0));
+    dec_d[DErrXa]   = dec_d[DAlu] && n_flags[FXA]
+                      && (dec_d[DMacr] || (dec_d[DStream2] && n_a[AddrBits-1] == n_b[AddrBits-1]));
+    dec_d[DErrJob]  = dec_d[DJob] && (!n_flags[FLoad] || n_b == '0 || n_n > 10'(MaxWords)
+                                      || n_a[AddrBits-1] == n_c[AddrBits-1]);
+    dec_d[DRepZero] = (n_n == 10'd0);
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      dec_q <= '0;
+    end else begin
+      dec_q <= dec_d;
+    end
+  end
+
   state_e               st_q, st_d;
   logic [PcBits-1:0]    pc_q, pc_d;
   logic                 pc_new;          // the PC moves at this cycle's end
@@ -186,9 +233,12 @@ module mm_pke_seq #(
   // the running job
   logic [AddrBits-1:0]  ja_q, ja_d, jm_q, jm_d, jprods_q, jprods_d;
   logic [9:0]           jwords_q, jwords_d;
+  logic [AddrBits-1:0]  jpm1_q, jpm1_d;    // jprods - 1 and jwords - 1, registered with them
+  logic [9:0]           jwm1_q, jwm1_d;
   logic                 jtwo_q, jtwo_d, jatab_q, jatab_d;
   logic [1:0]           jdepth_q, jdepth_d;
   logic [AddrBits-1:0]  pushed_q, pushed_d;
+  logic                 pdone_q, pdone_d;  // pushed == jprods: the job's PROD words are all taken
   logic [1:0][AddrBits-1:0] aaddr_q, aaddr_d;
   // load stream, per half
   logic [1:0][9:0]      lv_q, lv_d;
@@ -215,7 +265,16 @@ module mm_pke_seq #(
 
   // ---- combinational helpers (continuous assignments: Icarus 11 re-runs an
   // always_comb that reads a variable it writes under a variable index)
-  logic                 disp, job_last, fetch, h0, tab, is_alu, stream2;
+  logic                 disp, job_last, fetch, h0, tab, is_alu;
+  // the result stream, registered on entry (res_*_q); its write and the
+  // job's end registered again: a result word is written, and the job
+  // ends, two cycles after it is on the stream (Timing.res_regs)
+  logic                 res_v_q, res_h_q;
+  logic [WordWidth-1:0] res_w_q;
+  logic                 last_q;
+  logic [3:0]           rwen_q, rwen_d;
+  logic [GroupBits-1:0] rwaddr_q;
+  logic [WordWidth-1:0] rword_q;
   logic                 prod_room, prod_go, setx_now;
   logic [AddrBits-1:0]  wa;
   logic [1:0][AddrBits-1:0] tab_addr, atab_addr;
@@ -240,11 +299,13 @@ module mm_pke_seq #(
   // error conditions of this cycle
   logic                 err_now;
   logic [3:0]           ecode_now;
+  // an error is acted on a cycle after it is seen (off the request paths)
+  logic                 epend_q;
+  logic [3:0]           epcode_q;
 
   assign h0 = f_flags[FH0];
   assign tab = f_flags[FBtab] && !f_flags[FBsq];
-  assign is_alu = (f_op >= OpMov) && (f_op <= OpMacr);
-  assign stream2 = (f_op == OpAdd) || (f_op == OpSub) || (f_op == OpSel);
+  assign is_alu = dec_q[DAlu];
   assign wa = wa_q;
   // a table entry: base + the registered offset stride·window
   assign tab_addr[0]  = f_b + toff_q[0];
@@ -254,16 +315,16 @@ module mm_pke_seq #(
   assign act = {jtwo_q, 1'b1};
 
   // the job's last result word: half 1's (half 0's for an H0 job) of the last product
-  assign job_last = res_valid_i && (res_half_i == jtwo_q) && (rx_q[res_half_i] == jwords_q - 10'd1)
-                    && (rp_q[res_half_i] == jprods_q - AddrBits'(1));
+  assign job_last = res_v_q && (res_h_q == jtwo_q) && (rx_q[res_h_q] == jwm1_q)
+                    && (rp_q[res_h_q] == jpm1_q);
   assign disp  = iv_q && ((st_q == StRun)
-                         || (st_q == StJobRun && pushed_q == jprods_q && job_last));
-  assign fetch = iv_q && (st_q == StJobRun) && (pushed_q != jprods_q);
-  assign setx_now = disp && (f_op == OpSetx);
+                         || (st_q == StJobRun && pdone_q && last_q));
+  assign fetch = iv_q && (st_q == StJobRun) && !pdone_q;
+  assign setx_now = disp && dec_q[DSetx];
   // a PROD word is taken when both halves' queues have room and its window is read
   assign prod_room = bqn_q[0] != 2'd2 && bqn_q[1] != 2'd2 && sqn_q[0] != 3'd4 && sqn_q[1] != 3'd4
                      && (!tab || (tok_q[0] && (!jtwo_q || tok_q[1])));
-  assign prod_go = fetch && (f_op == OpProd) && prod_room;
+  assign prod_go = fetch && dec_q[DProd] && prod_room;
 
   // load request: (a_v, M_(v-1)); a_m = 0 and M_(-1) = 0 are not read
   assign lap    = laptr_q[ld_half_i];
@@ -285,11 +346,11 @@ module mm_pke_seq #(
   assign br_en   = b_req_i && !b_sqv;
   assign br_p    = {b_half_i, b_addr[AddrBits-1]};
   // result word: a product's first word takes its store address from the FIFO
-  assign rhead   = res_half_i ? sq_q[4 * EntBits +: EntBits] : sq_q[0 +: EntBits];
-  assign r_new   = (rx_q[res_half_i] == 10'd0);
-  assign r_st    = r_new ? rhead[AddrBits] : rst_q[res_half_i];
-  assign r_addr  = r_new ? rhead[AddrBits-1:0] : rptr_q[res_half_i];
-  assign rw_p    = {res_half_i, r_addr[AddrBits-1]};
+  assign rhead   = res_h_q ? sq_q[4 * EntBits +: EntBits] : sq_q[0 +: EntBits];
+  assign r_new   = (rx_q[res_h_q] == 10'd0);
+  assign r_st    = r_new ? rhead[AddrBits] : rst_q[res_h_q];
+  assign r_addr  = r_new ? rhead[AddrBits-1:0] : rptr_q[res_h_q];
+  assign rw_p    = {res_h_q, r_addr[AddrBits-1]};
   assign port_clash = (lda_en && ldm_en && lda_p == ldm_p) || (lda_en && br_en && lda_p == br_p)
                       || (ldm_en && br_en && ldm_p == br_p);
 
@@ -301,10 +362,35 @@ module mm_pke_seq #(
     assign w_rd[p]     = w_issue[p / 2] && (wa[AddrBits-1] == 1'(p % 2));
     assign mem_rd_en_o[p]   = arr_rd[p] || w_rd[p];
     assign mem_rd_addr_o[p] = arr_rd[p] ? arr_addr[p] : wa[GroupBits-1:0];
-    assign mem_wr_en_o[p]   = res_valid_i && r_st && (rw_p == 2'(p));
-    assign mem_wr_addr_o[p] = r_addr[GroupBits-1:0];
+    assign rwen_d[p]        = res_v_q && r_st && (rw_p == 2'(p));
+    assign mem_wr_en_o[p]   = rwen_q[p];
+    assign mem_wr_addr_o[p] = rwaddr_q;
   end
-  assign mem_wr_data_o = {res_word_i, res_word_i};
+  assign mem_wr_data_o = {rword_q, rword_q};
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      epend_q  <= 1'b0;
+      epcode_q <= '0;
+      res_v_q  <= 1'b0;
+      res_h_q  <= 1'b0;
+      res_w_q  <= '0;
+      last_q   <= 1'b0;
+      rwen_q   <= '0;
+      rwaddr_q <= '0;
+      rword_q  <= '0;
+    end else begin
+      epend_q  <= err_now && !epend_q && !err_q;  // the first error only
+      epcode_q <= ecode_now;
+      res_v_q  <= res_valid_i;
+      res_h_q  <= res_half_i;
+      res_w_q  <= res_word_i;
+      last_q   <= job_last;
+      rwen_q   <= rwen_d;
+      rwaddr_q <= r_addr[GroupBits-1:0];
+      rword_q  <= res_w_q;
+    end
+  end
 
   for (genvar h = 0; h < 2; h++) begin : gen_h
     // the window read: the cursor moved in an earlier cycle, the port is free
@@ -316,7 +402,7 @@ module mm_pke_seq #(
     assign wword[h] = mem_rd_data_i[{1'(h), wg2_q[h]}];
     assign wdig[h]  = 4'(wword[h] >> {2'd3 - wsel2_q[h], 2'b00});
     assign bpop[h]  = b_req_i && (b_half_i == 1'(h)) && b_new;
-    assign spop[h]  = res_valid_i && (res_half_i == 1'(h)) && r_new;
+    assign spop[h]  = res_v_q && (res_h_q == 1'(h)) && r_new;
     assign bpush[h] = prod_go && act[h];
     assign bent[h]  = {f_flags[FBsq], tab ? tab_addr[h] : f_b};
     // the table offset of the window in win_q, a cycle after it (shifts and adds)
@@ -396,7 +482,7 @@ module mm_pke_seq #(
     end
     if ((bpop[0] && bqn_q[0] == 2'd0) || (bpop[1] && bqn_q[1] == 2'd0)
         || (spop[0] && sqn_q[0] == 3'd0) || (spop[1] && sqn_q[1] == 3'd0)
-        || (job_last && !disp)) begin
+        || (last_q && !disp)) begin
       err_now = 1'b1;
       ecode_now = ErrStream;
     end
@@ -404,49 +490,47 @@ module mm_pke_seq #(
       err_now = 1'b1;
       ecode_now = ErrWindow;
     end
-    if (fetch && f_op != OpProd && f_op != OpRep && f_op != OpEnd) begin
+    if (fetch && !dec_q[DProd] && !dec_q[DRep] && !dec_q[DEnd]) begin
       err_now = 1'b1;
       ecode_now = ErrProd;
     end
-    if (prod_go && pushed_q + AddrBits'(1) == jprods_q && depth_q != jdepth_q) begin
+    if (prod_go && pushed_q == jpm1_q && depth_q != jdepth_q) begin
       err_now = 1'b1;
       ecode_now = ErrLoop;
     end
-    if ((disp || fetch) && f_op == OpRep && (f_n == 10'd0 || depth_q == 2'd2)) begin
+    if ((disp || fetch) && dec_q[DRep] && (dec_q[DRepZero] || depth_q == 2'd2)) begin
       err_now = 1'b1;
       ecode_now = ErrLoop;
     end
-    if ((disp || fetch) && f_op == OpEnd
+    if ((disp || fetch) && dec_q[DEnd]
         && (depth_q == 2'd0 || (fetch && depth_q == jdepth_q))) begin
       err_now = 1'b1;
       ecode_now = ErrLoop;
     end
     if (disp) begin
-      if (is_alu && (f_n == '0 || (f_op == OpMacr && f_c == '0))) begin
+      if (dec_q[DErrLen]) begin
         err_now = 1'b1;
         ecode_now = ErrLen;
       end
-      if (is_alu && f_flags[FXA]
-          && (f_op == OpMacr || (stream2 && f_a[AddrBits-1] == f_b[AddrBits-1]))) begin
+      if (dec_q[DErrXa]) begin
         err_now = 1'b1;
         ecode_now = ErrXa;
       end
-      if (f_op == OpProd) begin
+      if (dec_q[DProd]) begin
         err_now = 1'b1;
         ecode_now = ErrProd;
       end
-      if (f_op == OpJob && (!f_flags[FLoad] || f_b == '0 || f_n > 10'(MaxWords)
-                            || f_a[AddrBits-1] == f_c[AddrBits-1])) begin
+      if (dec_q[DErrJob]) begin
         err_now = 1'b1;
         ecode_now = ErrJob;
       end
-      if (f_op > OpMacr) begin
+      if (dec_q[DBadOp]) begin
         err_now = 1'b1;
         ecode_now = ErrOpcode;
       end
     end
-    if (((disp && f_op != OpHalt) || prod_go || (fetch && (f_op == OpRep || f_op == OpEnd)))
-        && pc_q == '1 && !(f_op == OpEnd && lcnt_q[depth_q[0] ^ 1'b1] != 10'd1)) begin
+    if (((disp && !dec_q[DHalt]) || prod_go || (fetch && (dec_q[DRep] || dec_q[DEnd])))
+        && pc_q == '1 && !(dec_q[DEnd] && lcnt_q[depth_q[0] ^ 1'b1] != 10'd1)) begin
       err_now = 1'b1;
       ecode_now = ErrPc;
     end
@@ -457,8 +541,8 @@ module mm_pke_seq #(
     st_d      = st_q;
     pc_d      = pc_q;
     pc_new    = 1'b0;
-    err_d     = err_q || err_now;
-    ecode_d   = err_q ? ecode_q : ecode_now;
+    err_d     = err_q || epend_q;
+    ecode_d   = err_q ? ecode_q : epcode_q;
     depth_d   = depth_q;
     lcnt_d    = lcnt_q;
     lstart_d  = lstart_q;
@@ -478,10 +562,13 @@ module mm_pke_seq #(
     jm_d      = jm_q;
     jprods_d  = jprods_q;
     jwords_d  = jwords_q;
+    jpm1_d    = jpm1_q;
+    jwm1_d    = jwm1_q;
     jtwo_d    = jtwo_q;
     jatab_d   = jatab_q;
     jdepth_d  = jdepth_q;
     pushed_d  = pushed_q;
+    pdone_d   = pdone_q;
     aaddr_d   = aaddr_q;
     lv_d      = lv_q;
     laptr_d   = laptr_q;
@@ -551,18 +638,18 @@ module mm_pke_seq #(
         bfirst_d[b_half_i] = 1'b0;
       end
       bptr_d[b_half_i] = b_addr + AddrBits'(1);
-      bx_d[b_half_i] = (bx_q[b_half_i] == jwords_q - 10'd1) ? 10'd0 : bx_q[b_half_i] + 10'd1;
+      bx_d[b_half_i] = (bx_q[b_half_i] == jwm1_q) ? 10'd0 : bx_q[b_half_i] + 10'd1;
     end
-    if (res_valid_i) begin
+    if (res_v_q) begin
       if (r_new) begin
-        rst_d[res_half_i] = r_st;
+        rst_d[res_h_q] = r_st;
       end
-      rptr_d[res_half_i] = r_addr + AddrBits'(1);
-      if (rx_q[res_half_i] == jwords_q - 10'd1) begin
-        rx_d[res_half_i] = 10'd0;
-        rp_d[res_half_i] = rp_q[res_half_i] + AddrBits'(1);
+      rptr_d[res_h_q] = r_addr + AddrBits'(1);
+      if (rx_q[res_h_q] == jwm1_q) begin
+        rx_d[res_h_q] = 10'd0;
+        rp_d[res_h_q] = rp_q[res_h_q] + AddrBits'(1);
       end else begin
-        rx_d[res_half_i] = rx_q[res_half_i] + 10'd1;
+        rx_d[res_h_q] = rx_q[res_h_q] + 10'd1;
       end
     end
 
@@ -595,6 +682,7 @@ module mm_pke_seq #(
         if (job_ready_i) begin
           st_d = StJobRun;
           pushed_d = '0;
+          pdone_d  = 1'b0;
           if (jatab_q) begin
             xidx_d  = xidx_q + 10'd1;
             wa_d    = wa_q + AddrBits'(xidx_q[1:0] == 2'd3);
@@ -615,19 +703,20 @@ module mm_pke_seq #(
         wpend_d = 2'b11;
       end
       pushed_d = pushed_q + AddrBits'(1);
+      pdone_d  = (pushed_q == jpm1_q);
       pc_d = pc_q + PcBits'(1);
       pc_new = 1'b1;
     end
 
     // REP and END (main timeline, or between a JOB's PRODs): no cycle of their own
-    if ((disp || fetch) && f_op == OpRep) begin
+    if ((disp || fetch) && dec_q[DRep]) begin
       pc_d = pc_q + PcBits'(1);
       pc_new = 1'b1;
       lcnt_d[depth_q[0]]   = f_n;
       lstart_d[depth_q[0]] = pc_q + PcBits'(1);
       depth_d = depth_q + 2'd1;
     end
-    if ((disp || fetch) && f_op == OpEnd) begin
+    if ((disp || fetch) && dec_q[DEnd]) begin
       if (lcnt_q[depth_q[0] ^ 1'b1] == 10'd1) begin
         depth_d = depth_q - 2'd1;
         pc_d = pc_q + PcBits'(1);
@@ -677,6 +766,8 @@ module mm_pke_seq #(
           jm_d      = f_c;
           jprods_d  = f_b;
           jwords_d  = f_n;
+          jpm1_d    = f_b - AddrBits'(1);
+          jwm1_d    = f_n - 10'd1;
           jtwo_d    = !h0;
           jatab_d   = f_flags[FAtab];
           jdepth_d  = depth_q;
@@ -686,7 +777,7 @@ module mm_pke_seq #(
       endcase
     end
 
-    if (err_now && !err_q) begin
+    if (epend_q && !err_q) begin
       st_d = StErr;
       done_o = 1'b1;
     end
@@ -721,10 +812,13 @@ module mm_pke_seq #(
       jm_q      <= '0;
       jprods_q  <= '0;
       jwords_q  <= '0;
+      jpm1_q    <= '0;
+      jwm1_q    <= '0;
       jtwo_q    <= 1'b0;
       jatab_q   <= 1'b0;
       jdepth_q  <= '0;
       pushed_q  <= '0;
+      pdone_q   <= 1'b0;
       aaddr_q   <= '0;
       lv_q      <= '0;
       laptr_q   <= '0;
@@ -776,10 +870,13 @@ module mm_pke_seq #(
       jm_q      <= jm_d;
       jprods_q  <= jprods_d;
       jwords_q  <= jwords_d;
+      jpm1_q    <= jpm1_d;
+      jwm1_q    <= jwm1_d;
       jtwo_q    <= jtwo_d;
       jatab_q   <= jatab_d;
       jdepth_q  <= jdepth_d;
       pushed_q  <= pushed_d;
+      pdone_q   <= pdone_d;
       aaddr_q   <= aaddr_d;
       lv_q      <= lv_d;
       laptr_q   <= laptr_d;

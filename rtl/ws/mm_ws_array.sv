@@ -21,13 +21,14 @@
 //     job_load_i, job_two_i.  A job outside the legal range (m not in
 //     [QuotDelay + 2, MaxWords], no product) is accepted and dropped with a
 //     one-cycle job_err_o.  The first token reaches PE 0's token register
-//     ReqLatency + 1 cycles after the accepting edge; the model's cycle 0.
+//     ReqLatency + 1 = ReqRegs + 3 cycles after the accepting edge; the
+//     model's cycle 0.
 //   * load stream: ld_req_o (+ ld_half_o) in cycle t asks for the next (a_v,
 //     M_(v-1)) pair of that half (v = 0 .. m); ld_a_i/ld_m_i are taken in
-//     cycle t + ReqLatency.
+//     cycle t + 2.  (ReqRegs = 1: the requests leave a register.)
 //   * B stream: b_req_o (+ b_half_o) in cycle t asks for the next B word of
 //     that half (words 0 .. m-1 of every product, in order); b_i and b_sq_i
-//     are taken in cycle t + ReqLatency.  b_sq_i = 1: use the previous
+//     are taken in cycle t + 2.  b_sq_i = 1: use the previous
 //     product's result word instead (a squaring), b_i ignored.
 //   * result stream: res_valid_o with res_half_o and res_word_o, words
 //     0 .. m-1 of every product of a half in order.
@@ -46,6 +47,7 @@ module mm_ws_array #(
   parameter int Chunks    = 1,   // laps c: 1 .. 4; c > 1 needs P even and gcd(P/2, c) = 1
   parameter int QuotDelay = 4,   // quotient delay d: 2 .. 8 with 2cd >= Latency (= Latency: bypass)
   parameter int MaxWords  = 6,   // largest word count m: QuotDelay + 2 .. c P - 1
+  parameter int ReqRegs   = 0,   // registers between the sequencer and the request ports: 0 or 1
   // derived, not to be set
   localparam int MWidth     = $clog2(MaxWords + 1),
   localparam int NWidth     = 16
@@ -63,12 +65,12 @@ module mm_ws_array #(
   // load stream: (a_v, M_(v-1)) pairs, v = 0 .. m, per half
   output logic                 ld_req_o,
   output logic                 ld_half_o,
-  input  logic [WordWidth-1:0] ld_a_i,       // taken ReqLatency cycles after ld_req_o
+  input  logic [WordWidth-1:0] ld_a_i,       // taken 2 cycles after ld_req_o
   input  logic [WordWidth-1:0] ld_m_i,
   // B stream: words 0 .. m-1 of every product, per half
   output logic                 b_req_o,
   output logic                 b_half_o,
-  input  logic [WordWidth-1:0] b_i,          // taken ReqLatency cycles after b_req_o
+  input  logic [WordWidth-1:0] b_i,          // taken 2 cycles after b_req_o
   input  logic                 b_sq_i,       // 1: B is the previous result (squaring)
   // result stream: words 0 .. m-1 of every product, per half, in order
   output logic                 res_valid_o,
@@ -90,7 +92,7 @@ module mm_ws_array #(
 );
 
   localparam int Latency    = DspRegs + 3 + LoopRegs;
-  localparam int ReqLatency = 2;                     // request to data, cycles
+  localparam int ReqLatency = 2 + ReqRegs;           // descriptor to data, cycles
   localparam int Slots      = 2 * Chunks;
   localparam int SlotWidth  = $clog2(Slots);
   localparam int ChunkWidth = (SlotWidth > 1) ? SlotWidth - 1 : 1;
@@ -121,6 +123,9 @@ module mm_ws_array #(
       || (Chunks > 1 && (NumPe % 2 != 0 || (Chunks != 3 && (NumPe / 2) % 2 == 0)
                          || (Chunks == 3 && (NumPe / 2) % 3 == 0)))) begin : gen_bad_chunks
     `MM_FATAL("mm_ws_array: Chunks must be in [1, 4]; Chunks > 1 needs P even, gcd(P/2, c) = 1")
+  end
+  if (ReqRegs < 0 || ReqRegs > 1) begin : gen_bad_reqregs
+    `MM_FATAL("mm_ws_array: ReqRegs must be 0 or 1")
   end
   if (QuotDelay < 2 || QuotDelay > 8 || 2 * Chunks * QuotDelay < Latency) begin : gen_bad_delay
     `MM_FATAL("mm_ws_array: QuotDelay must be in [2, 8] with 2 Chunks QuotDelay >= Latency")
@@ -329,11 +334,16 @@ module mm_ws_array #(
     end
   end
 
-  // ---- requests (this cycle) and the token they become ReqLatency later
-  assign ld_req_o  = merged[DAct] && merged[DLoad];
-  assign ld_half_o = merged[DHalf];
-  assign b_req_o   = merged[DAct] && !merged[DLoad] && merged[DNeedB];
-  assign b_half_o  = merged[DHalf];
+  // ---- requests: the descriptor of this cycle (ReqRegs = 0) or of the
+  // cycle before, from the pipeline's first register (ReqRegs = 1: the
+  // engine's request logic starts at a register); the token they become
+  // 2 cycles after the request
+  logic [DescW-1:0] req;
+  assign req       = (ReqRegs == 0) ? merged : pipe_q[0];
+  assign ld_req_o  = req[DAct] && req[DLoad];
+  assign ld_half_o = req[DHalf];
+  assign b_req_o   = req[DAct] && !req[DLoad] && req[DNeedB];
+  assign b_half_o  = req[DHalf];
 
   assign fin      = pipe_q[ReqLatency-1];
   assign fin_load = fin[DAct] && fin[DLoad];

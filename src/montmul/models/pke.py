@@ -169,8 +169,12 @@ class Timing:
     output register); ``mac``: the word multiplier's latency (MULT18X18D with
     input, pipeline and output registers); ``job_start``: from a JOB's issue
     cycle to the edge E that the array accepts it (a cycle to read the window
-    and form A's address, a cycle with ``job_valid``); ``res_delay``: from E
-    to the array's cycle τ = 0 (docs/ws.md, "Native interface")."""
+    and form A's address, a cycle with ``job_valid``); ``req_regs``: the
+    array's ReqRegs (the engine's build: 1, its requests leave a register);
+    ``res_delay``: from E to the array's cycle τ = 0, ReqRegs + 3 (docs/ws.md,
+    "Native interface"); ``res_regs``: the result stream's registers in the
+    sequencer (a result word is written, and a job ends, that many cycles
+    after it is on the stream)."""
 
     dispatch: int = 1
     fetch: int = 2
@@ -178,7 +182,9 @@ class Timing:
     mem: int = 2
     mac: int = 3
     job_start: int = 2
-    res_delay: int = 3
+    req_regs: int = 1
+    res_delay: int = 4
+    res_regs: int = 2
 
     def stream(self, n: int) -> int:
         """MOV/ADD/SUB/SEL of n words: word i's addresses in cycle I+i, its
@@ -198,9 +204,9 @@ class Timing:
         """A JOB block: accepted job_start cycles after issue, the last result
         word on the result stream res_delay + chain cycles later (the array's
         cycle τ = chain: the cycle its next job's first token could enter,
-        docs/ws.md "Native interface"; measured on mm_pke), written
-        at that cycle's end; the next instruction issues after it."""
-        return self.job_start + self.res_delay + chain
+        docs/ws.md "Native interface"; measured on mm_pke), registered
+        (res_regs) and written; the next instruction issues after it."""
+        return self.job_start + self.res_delay + self.res_regs + chain
 
 
 # --------------------------------------------------------------------------
@@ -589,14 +595,15 @@ def _job(program, pc0, banks, mach: Machine, halves, cursor, loops, exact, compu
         for h, res in enumerate(results):
             if sim.halves[h].results != res:
                 raise AssertionError(f"pc {pc0}: half {h}: the engine's products differ from ws.simulate's")
-    # Timing: PROD j's first B request (half 0) in cycle E + load + j*interval (mm_pke's dbg_prod_o).
+    # Timing: PROD j's first B request (half 0) in cycle E + req_regs + load + j*interval
+    # (mm_pke's dbg_prod_o).
     e_edge = issue + tm.job_start
     gap = arr.interval(k0, square)
     load_c = ws.load_cycles(arr, k0)
     # Cycles by part: each product after the first its interval, the rest the JOB's.
     note(ins, pc0, issue, tm.job(chain), tm.job(chain) - (nprod - 1) * gap)
     for j, (ppc, p, nfetch) in enumerate(prods):
-        req = e_edge + load_c + j * gap
+        req = e_edge + tm.req_regs + load_c + j * gap
         if j:  # the words fetched since the previous PROD, one every tm.fetch cycles
             assert (nfetch - prods[j - 1][2]) * tm.fetch < gap, "the sequencer fetches the next PROD in time"
         note(p, ppc, req, 0, gap if j else 0)
