@@ -20,10 +20,10 @@ import os
 import random
 
 import cocotb
-from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly, RisingEdge
+from cocotb.triggers import ClockCycles
 
 from ...models import InputError, radix2
-from .driver import CsDriver, CsResponse, config, cycles_refused, reset_pulse
+from .driver import CsDriver, CsResponse, config, reset_pulse
 from .suite import P001_A, P001_B, P001_N, P001_S, n_random, random_count, rng_from_env
 
 
@@ -200,19 +200,7 @@ async def test_request_while_busy(dut):
     n = n_random(rng, k)
     op1 = (*random_split(rng, rng.randrange(2 * n)), *random_split(rng, rng.randrange(2 * n)), n)
     op2 = (*random_split(rng, rng.randrange(2 * n)), *random_split(rng, rng.randrange(2 * n)), n)
-    t1 = await drv.request(*op1)
-    drv.drive(op2)
-    dut.in_valid_i.value = 1
-    waited = await cycles_refused(dut)
-    assert waited > 0
-    verify(await drv.response(t1, t_valid=drv.now_cycles()), op1)
-    await ReadOnly()
-    assert int(dut.in_ready_o.value) == 1, "core not idle after its response was read"
-    await RisingEdge(dut.clk_i)
-    t2 = drv.now_cycles()
-    await FallingEdge(dut.clk_i)
-    dut.in_valid_i.value = 0
-    verify(await drv.response(t2), op2)
+    await drv.request_while_busy(op1, op2, verify)
 
 
 @cocotb.test()
