@@ -18,10 +18,10 @@ if os.environ.get("MONTMUL_IN_SIM"):
     import random
 
     import cocotb
-    from cocotb.triggers import ClockCycles, FallingEdge
+    from cocotb.triggers import FallingEdge
 
     from montmul.engine import Mult, engine_model, exp_len_width, r2_mod
-    from montmul.flows.sim.driver import ModexpDriver, ProductMonitor, config, reset_pulse
+    from montmul.flows.sim.driver import ModexpDriver, ProductMonitor, config
     from montmul.flows.sim.suite import rng_from_env as _rng
 
     def _odd(rng: random.Random, k: int, residue: int | None = None) -> int:
@@ -212,9 +212,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         job = (rng.randrange(n), rng.randrange(1 << t), n)
         want = b.model(job[0], job[1], t, n, b.r2(n), 1)
         for frac in (0.05, 0.5, 0.95):
-            await b.drv.request(job[0], job[1], t, n, b.r2(n), 1)
-            await ClockCycles(dut_.clk_i, max(1, int(want.cycles * frac)))
-            await reset_pulse(dut_, "engine")
+            await b.drv.reset_during((job[0], job[1], t, n, b.r2(n), 1), int(want.cycles * frac), "engine")
             await FallingEdge(dut_.clk_i)
             b.mon.take()
             # The monitor may sit between a product's request and response.

@@ -20,10 +20,9 @@ import os
 import random
 
 import cocotb
-from cocotb.triggers import ClockCycles
 
 from ...models import InputError, radix2
-from .driver import CsDriver, CsResponse, config, reset_pulse
+from .driver import CsDriver, CsResponse, config
 from .suite import P001_A, P001_B, P001_N, P001_S, n_random, random_count, rng_from_env
 
 
@@ -184,9 +183,7 @@ async def test_reset_mid_operation(dut):
     op = (*random_split(rng, rng.randrange(2 * n)), *random_split(rng, rng.randrange(2 * n)), n)
     cycles = model(*op, k)[2].cycles
     for frac in (0.0, 0.1, 0.5, 0.9):
-        await drv.request(*op)
-        await ClockCycles(dut.clk_i, max(1, int(cycles * frac) - 1))
-        await reset_pulse(dut)
+        await drv.reset_during(op, int(cycles * frac) - 1)
         await check(drv, op)
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import cocotb
 from cocotb.clock import Clock
-from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge, with_timeout
+from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly, RisingEdge, with_timeout
 from cocotb.utils import get_sim_time
 
 from ... import cores
@@ -135,6 +135,15 @@ class Handshake:
         await FallingEdge(self.clk)
         dut.in_valid_i.value = 0
         check(await self.response(t2), second)
+
+    async def reset_during(self, values, cycles: int, what: str = "core") -> None:
+        """Present ``values`` and, ``cycles`` cycles (at least one) after the
+        falling edge that follows its accepting edge, reset the DUT for one
+        cycle (:func:`reset_pulse`: the response drops, the DUT is idle
+        right after; ``what`` names it in the message)."""
+        await self.request(*values)
+        await ClockCycles(self.clk, max(1, cycles))
+        await reset_pulse(self.dut, what)
 
     def accepted(self, t: float) -> None:
         """Hook: a request was accepted at time ``t``."""

@@ -14,10 +14,10 @@ import os
 import random
 
 import cocotb
-from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly
+from cocotb.triggers import FallingEdge, ReadOnly
 
 from ...models import InputError
-from .driver import CoreDriver, config, reset_pulse
+from .driver import CoreDriver, config
 
 #: paper 001's 32-bit known-answer example (R = 2^32 there).
 P001_A, P001_B, P001_N, P001_S = 1073741826, 1876543286, 2147483659, 1567508594
@@ -186,9 +186,7 @@ async def test_reset_mid_operation(dut):
     a, b = rng.randrange(2 * n), rng.randrange(2 * n)
     want = core.run_model(a, b, n, k, _params)
     for frac in (0.1, 0.5, 0.9):
-        await drv.request(a, b, n)
-        await ClockCycles(dut.clk_i, max(1, int(want.cycles * frac) - 1))
-        await reset_pulse(dut)
+        await drv.reset_during((a, b, n), int(want.cycles * frac) - 1)
         await _check(drv, a, b, n)
 
 
