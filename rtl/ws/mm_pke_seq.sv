@@ -242,6 +242,13 @@ module mm_pke_seq #(
   logic [1:0][AddrBits-1:0] aaddr_q, aaddr_d;
   // load stream, per half
   logic [1:0][9:0]      lv_q, lv_d;
+  // per half, the stream counters' tests kept as flags (set when the
+  // counter moves, so no compare sits behind a request): lv = m, lv = 0,
+  // bx = 0, bx = m - 1, rx = 0, rx = m - 1, rp = prods - 1
+  logic [1:0]           az_q, az_d, mz_q, mz_d, bz_q, bz_d, bl_q, bl_d;
+  logic [1:0]           rz_q, rz_d, rl_q, rl_d, rpl_q, rpl_d;
+  logic [9:0]           jwm2_q, jwm2_d;
+  logic [AddrBits-1:0]  jpm2_q, jpm2_d;
   logic [1:0][AddrBits-1:0] laptr_q, laptr_d, lmptr_q, lmptr_d;
   logic                 lh1_q, lh1_d, lh2_q, lh2_d;
   logic                 laz1_q, laz1_d, laz2_q, laz2_d, lmz1_q, lmz1_d, lmz2_q, lmz2_d;
@@ -315,8 +322,7 @@ module mm_pke_seq #(
   assign act = {jtwo_q, 1'b1};
 
   // the job's last result word: half 1's (half 0's for an H0 job) of the last product
-  assign job_last = res_v_q && (res_h_q == jtwo_q) && (rx_q[res_h_q] == jwm1_q)
-                    && (rp_q[res_h_q] == jpm1_q);
+  assign job_last = res_v_q && (res_h_q == jtwo_q) && rl_q[res_h_q] && rpl_q[res_h_q];
   assign disp  = iv_q && ((st_q == StRun)
                          || (st_q == StJobRun && pdone_q && last_q));
   assign fetch = iv_q && (st_q == StJobRun) && !pdone_q;
@@ -329,8 +335,8 @@ module mm_pke_seq #(
   // load request: (a_v, M_(v-1)); a_m = 0 and M_(-1) = 0 are not read
   assign lap    = laptr_q[ld_half_i];
   assign lmp    = lmptr_q[ld_half_i];
-  assign ld_az  = (lv_q[ld_half_i] == jwords_q);
-  assign ld_mz  = (lv_q[ld_half_i] == 10'd0);
+  assign ld_az  = az_q[ld_half_i];
+  assign ld_mz  = mz_q[ld_half_i];
   assign lda_en = ld_req_i && !ld_az;
   assign ldm_en = ld_req_i && !ld_mz;
   assign lda_p  = {ld_half_i, lap[AddrBits-1]};
@@ -338,7 +344,7 @@ module mm_pke_seq #(
   // B request: a product's first word takes its B from the queue; the job's
   // first product with SQ streams A (from A's address)
   assign bhead   = b_half_i ? bq_q[2 * EntBits +: EntBits] : bq_q[0 +: EntBits];
-  assign b_new   = (bx_q[b_half_i] == 10'd0);
+  assign b_new   = bz_q[b_half_i];
   assign b_first = bfirst_q[b_half_i];
   assign b_sqv   = b_new ? (bhead[AddrBits] && !b_first) : bsq_q[b_half_i];
   assign b_addr  = !b_new ? bptr_q[b_half_i] : (bhead[AddrBits] && b_first) ? aaddr_q[b_half_i]
@@ -347,7 +353,7 @@ module mm_pke_seq #(
   assign br_p    = {b_half_i, b_addr[AddrBits-1]};
   // result word: a product's first word takes its store address from the FIFO
   assign rhead   = res_h_q ? sq_q[4 * EntBits +: EntBits] : sq_q[0 +: EntBits];
-  assign r_new   = (rx_q[res_h_q] == 10'd0);
+  assign r_new   = rz_q[res_h_q];
   assign r_st    = r_new ? rhead[AddrBits] : rst_q[res_h_q];
   assign r_addr  = r_new ? rhead[AddrBits-1:0] : rptr_q[res_h_q];
   assign rw_p    = {res_h_q, r_addr[AddrBits-1]};
@@ -571,6 +577,15 @@ module mm_pke_seq #(
     pdone_d   = pdone_q;
     aaddr_d   = aaddr_q;
     lv_d      = lv_q;
+    az_d      = az_q;
+    mz_d      = mz_q;
+    bz_d      = bz_q;
+    bl_d      = bl_q;
+    rz_d      = rz_q;
+    rl_d      = rl_q;
+    rpl_d     = rpl_q;
+    jwm2_d    = jwm2_q;
+    jpm2_d    = jpm2_q;
     laptr_d   = laptr_q;
     lmptr_d   = lmptr_q;
     bx_d      = bx_q;
@@ -631,6 +646,8 @@ module mm_pke_seq #(
         lmptr_d[ld_half_i] = lmp + AddrBits'(1);
       end
       lv_d[ld_half_i] = lv_q[ld_half_i] + 10'd1;
+      mz_d[ld_half_i] = 1'b0;
+      az_d[ld_half_i] = (lv_q[ld_half_i] == jwm1_q);
     end
     if (b_req_i) begin
       if (b_new) begin
@@ -638,16 +655,21 @@ module mm_pke_seq #(
         bfirst_d[b_half_i] = 1'b0;
       end
       bptr_d[b_half_i] = b_addr + AddrBits'(1);
-      bx_d[b_half_i] = (bx_q[b_half_i] == jwm1_q) ? 10'd0 : bx_q[b_half_i] + 10'd1;
+      bx_d[b_half_i] = bl_q[b_half_i] ? 10'd0 : bx_q[b_half_i] + 10'd1;
+      bz_d[b_half_i] = bl_q[b_half_i];
+      bl_d[b_half_i] = !bl_q[b_half_i] && (bx_q[b_half_i] == jwm2_q);
     end
     if (res_v_q) begin
       if (r_new) begin
         rst_d[res_h_q] = r_st;
       end
       rptr_d[res_h_q] = r_addr + AddrBits'(1);
-      if (rx_q[res_h_q] == jwm1_q) begin
+      rz_d[res_h_q] = rl_q[res_h_q];
+      rl_d[res_h_q] = !rl_q[res_h_q] && (rx_q[res_h_q] == jwm2_q);
+      if (rl_q[res_h_q]) begin
         rx_d[res_h_q] = 10'd0;
         rp_d[res_h_q] = rp_q[res_h_q] + AddrBits'(1);
+        rpl_d[res_h_q] = (rp_q[res_h_q] == jpm2_q);
       end else begin
         rx_d[res_h_q] = rx_q[res_h_q] + 10'd1;
       end
@@ -678,6 +700,13 @@ module mm_pke_seq #(
         bx_d      = '0;
         rx_d      = '0;
         rp_d      = '0;
+        az_d      = '0;
+        mz_d      = '1;
+        bz_d      = '1;
+        bl_d      = '0;
+        rz_d      = '1;
+        rl_d      = '0;
+        rpl_d     = {2{jpm1_q == '0}};
         bfirst_d  = 2'b11;
         if (job_ready_i) begin
           st_d = StJobRun;
@@ -768,6 +797,8 @@ module mm_pke_seq #(
           jwords_d  = f_n;
           jpm1_d    = f_b - AddrBits'(1);
           jwm1_d    = f_n - 10'd1;
+          jwm2_d    = f_n - 10'd2;
+          jpm2_d    = f_b - AddrBits'(2);
           jtwo_d    = !h0;
           jatab_d   = f_flags[FAtab];
           jdepth_d  = depth_q;
@@ -821,6 +852,15 @@ module mm_pke_seq #(
       pdone_q   <= 1'b0;
       aaddr_q   <= '0;
       lv_q      <= '0;
+      az_q      <= '0;
+      mz_q      <= '0;
+      bz_q      <= '0;
+      bl_q      <= '0;
+      rz_q      <= '0;
+      rl_q      <= '0;
+      rpl_q     <= '0;
+      jwm2_q    <= '0;
+      jpm2_q    <= '0;
       laptr_q   <= '0;
       lmptr_q   <= '0;
       lh1_q <= 1'b0;  lh2_q <= 1'b0;
@@ -879,6 +919,15 @@ module mm_pke_seq #(
       pdone_q   <= pdone_d;
       aaddr_q   <= aaddr_d;
       lv_q      <= lv_d;
+      az_q      <= az_d;
+      mz_q      <= mz_d;
+      bz_q      <= bz_d;
+      bl_q      <= bl_d;
+      rz_q      <= rz_d;
+      rl_q      <= rl_d;
+      rpl_q     <= rpl_d;
+      jwm2_q    <= jwm2_d;
+      jpm2_q    <= jpm2_d;
       laptr_q   <= laptr_d;
       lmptr_q   <= lmptr_d;
       lh1_q <= lh1_d;  lh2_q <= lh2_d;
