@@ -225,3 +225,44 @@ def ws_directed_moduli(k: int, w: int, d: int) -> list[int]:
         top = range(max(3, (1 << k) - (1 << 12) + 1), 1 << k, 2)
         big = max([*range(3, min(1 << k, 1 << 12), 2), *top], key=lambda n: -pow(n, -1, mod) % mod)
     return sorted({3, (1 << k) - 1, (1 << (k - 1)) + 1, big})
+
+
+#: the cases of the benches of the ws adapter's units mm_ws_prep and
+#: mm_ws_redc: (simulator, Width, WordWidth, QuotDelay); Icarus at 3 (w = 2,
+#: the smallest build), 8 and 64 bits, Verilator at 256
+WS_UNIT_CASES = [("icarus", 3, 2, 1), ("icarus", 8, 8, 1), ("icarus", 64, 16, 2), ("verilator", 256, 17, 4)]
+WS_UNIT_IDS = [f"{c[0]}-w{c[1]}-ww{c[2]}-d{c[3]}" for c in WS_UNIT_CASES]
+
+
+def ws_unit_params() -> tuple[int, int, int]:
+    """Inside a ws unit's simulation: (Width, WordWidth, QuotDelay) of the build."""
+    import json
+
+    p = json.loads(os.environ["WS_PARAMS"])
+    return p["Width"], p["WordWidth"], p["QuotDelay"]
+
+
+async def ws_unit_start(dut, inputs: tuple[str, ...]) -> None:
+    """Start the clock and reset a ws unit with ``inputs`` (and in_valid_i,
+    n_i, out_ready_i) low; returns at the falling edge where rst_ni rises."""
+    import cocotb
+    from cocotb.clock import Clock
+    from cocotb.triggers import FallingEdge, RisingEdge
+
+    cocotb.start_soon(Clock(dut.clk_i, 10, unit="ns").start())
+    dut.rst_ni.value = 0
+    for name in ("in_valid_i", *inputs, "n_i", "out_ready_i"):
+        getattr(dut, name).value = 0
+    await RisingEdge(dut.clk_i)
+    await FallingEdge(dut.clk_i)
+    dut.rst_ni.value = 1
+
+
+def ws_unit_bench(test_file: str, top: str, sim: str, k: int, w: int, d: int) -> None:
+    """Build and run the bench of ws unit ``top`` (mm_ws_prep, mm_ws_redc) at
+    Width ``k``, WordWidth ``w``, QuotDelay ``d``, with the unit's invariants
+    (its MM_FORMAL block) checked every cycle."""
+    unit_bench(test_file, top,
+               ["common/mm_csa_row.sv", "common/mm_cs_halve.sv", "common/mm_cpa_fc.sv", f"ws/{top}.sv"],
+               {"Width": k, "WordWidth": w, "QuotDelay": d}, sim, opt=False,
+               build_args=("-DMM_FORMAL", "--assert"))

@@ -11,9 +11,9 @@
 //
 // (the bits y_j are n', and Y_E' 2^E' = 1 + n'N).  Y_j < N for every j
 // (Y_(j+1) < (N + N)/2), so Y fits Width bits.  The unit keeps Y as a
-// carry-save pair (S, C), Y = S + C: one 3:2 row per step and cycle, no
-// carry chain.  The accepting edge loads Y_1 = (1 + N)/2 = (N >> 1) + 1 as
-// the pair (N >> 1, 1) (N is odd), so E' - 1 steps remain.  Then M's
+// carry-save pair (S, C), Y = S + C: one step (mm_cs_halve, a 3:2 row) per
+// cycle, no carry chain.  The accepting edge loads Y_1 = (1 + N)/2 =
+// (N >> 1) + 1 as the pair (N >> 1, 1) (N is odd), so E' - 1 steps remain.  Then M's
 // MWords = ceil((Width + E' + 2) / w) words leave low first on the output
 // stream, one per cycle while out_ready_i is high: a w-bit adder with a
 // carry register (mm_cpa_fc) adds the lowest words of S and C while both
@@ -87,22 +87,20 @@ module mm_ws_prep #(
   logic [Width-1:0]   n_q, n_d;
   logic [CntW-1:0]    cnt_q, cnt_d;  // step j - 1, then word j
 
-  logic               y;             // y_j = Y_j mod 2
-  logic [Width-1:0]   row_s, row_c;  // 3:2 row: row_s + 2 row_c = S + C + y N
+  logic [Width-1:0]   half_s, half_c;  // the pair after a step: Y_(j+1)
   logic [Width+W-1:0] s_ext, c_ext;  // S and C with a zero word above
   logic [W-1:0]       word;          // M_j
   logic               streaming;     // in StOut
   logic               take;          // a word is taken at this edge
-  logic               unused_row;
 
-  assign y = s_q[0] ^ c_q[0];
-
-  mm_csa_row #(.Width(Width)) u_row (
-    .x_i   (s_q),
-    .y_i   (c_q),
-    .z_i   (n_q & {Width{y}}),
-    .s_o   (row_s),
-    .cout_o(row_c)
+  // Y_(j+1) = (Y_j + y_j N) / 2 (Y < N < 2^Width after the step, so the
+  // pair fits Width bits).
+  mm_cs_halve #(.Width(Width), .NWidth(Width)) u_halve (
+    .s_i(s_q),
+    .c_i(c_q),
+    .n_i(n_q),
+    .s_o(half_s),
+    .c_o(half_c)
   );
 
   assign s_ext = {{W{1'b0}}, s_q};
@@ -139,11 +137,8 @@ module mm_ws_prep #(
         end
       end
       StStep: begin
-        // row_s is even (y makes S + C + yN even, and 2 row_c has no bit 0),
-        // so halving drops a zero; row_c keeps its top carry (Y < N < 2^Width
-        // after the step, so the pair fits Width bits).
-        s_d   = {1'b0, row_s[Width-1:1]};
-        c_d   = row_c;
+        s_d   = half_s;
+        c_d   = half_c;
         cnt_d = cnt_q + 1'b1;
         if (cnt_q == CntW'(E1 - 2)) begin
           cnt_d   = '0;
@@ -164,30 +159,17 @@ module mm_ws_prep #(
     endcase
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      state_q <= StIdle;
-      s_q     <= '0;
-      c_q     <= '0;
-      n_q     <= '0;
-      cnt_q   <= '0;
-    end else begin
-      state_q <= state_d;
-      s_q     <= s_d;
-      c_q     <= c_d;
-      n_q     <= n_d;
-      cnt_q   <= cnt_d;
-    end
-  end
+  `MM_FF(state_q, state_d, StIdle)
+  `MM_FF(s_q, s_d, '0)
+  `MM_FF(c_q, c_d, '0)
+  `MM_FF(n_q, n_d, '0)
+  `MM_FF(cnt_q, cnt_d, '0)
 
   assign in_ready_o  = (state_q == StIdle);
   assign out_valid_o = streaming;
   assign out_word_o  = word;
   assign out_last_o  = streaming && (cnt_q == CntW'(MWords - 1));
   assign words_o     = CntW'(MWords);
-
-  // row_s[0] is zero (see StStep).
-  assign unused_row = row_s[0];
 
 `ifdef MM_FORMAL
   // Invariants (docs/ws_core.md), also checked by the Verilator bench: the

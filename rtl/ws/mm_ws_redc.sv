@@ -18,11 +18,11 @@
 // is high (gaps are allowed).  The words shift into the top of a w m-bit
 // register; N is taken with the first word (n_i must be valid then, and
 // need not stay).  Then E steps, one per cycle, on a carry-save pair
-// (S, C) with one 3:2 row over Width + E bits (no carry chain); then S + C
-// is resolved word by word, low word first, by a w-bit adder with a carry
-// register (mm_cpa_fc), ceil((Width + 1) / w) words (S + C < 2N < 2^(Width+1)):
-// the sum words enter the top of the same register as S and C shift right,
-// so the result ends up in its top words.
+// (S, C), each one mm_cs_halve (a 3:2 row) over Width + E bits (no carry
+// chain); then S + C is resolved word by word, low word first, by a w-bit
+// adder with a carry register (mm_cpa_fc), ceil((Width + 1) / w) words
+// (S + C < 2N < 2^(Width+1)): the sum words enter the top of the same
+// register as S and C shift right, so the result ends up in its top words.
 //
 // Timing (the model montmul.models.ws_core.redc counts the same): out_valid_o
 // is high E + ceil((Width + 1) / w) cycles after the edge that takes U's last
@@ -95,22 +95,19 @@ module mm_ws_redc #(
   logic [Width-1:0] n_q, n_d;
   logic [CntW-1:0] cnt_q, cnt_d;  // word, step, then result word
 
-  logic            y;             // y_j = Y_j mod 2
-  logic [YW-1:0]   row_s, row_c;  // 3:2 row: row_s + 2 row_c = S + C + y N
+  logic [YW-1:0]   half_s, half_c;  // the pair after a step: Y_(j+1)
   logic            conv;          // in StConv
   logic [W-1:0]    sum_word;      // result word: S_j + C_j + carry
   logic [W-1:0]    top_word;      // the word entering s_q from the top
   logic [UW-1:0]   s_shift;       // s_q shifted right a word, top_word above
-  logic            unused_row;
 
-  assign y = s_q[0] ^ c_q[0];
-
-  mm_csa_row #(.Width(YW)) u_row (
-    .x_i   (s_q[YW-1:0]),
-    .y_i   (c_q),
-    .z_i   (YW'(n_q & {Width{y}})),
-    .s_o   (row_s),
-    .cout_o(row_c)
+  // Y_(j+1) = (Y_j + y_j N) / 2 < 2^E N < 2^YW.
+  mm_cs_halve #(.Width(YW), .NWidth(Width)) u_halve (
+    .s_i(s_q[YW-1:0]),
+    .c_i(c_q),
+    .n_i(n_q),
+    .s_o(half_s),
+    .c_o(half_c)
   );
 
   assign conv = (state_q == StConv);
@@ -152,11 +149,9 @@ module mm_ws_redc #(
         end
       end
       StStep: begin
-        // row_s is even (y makes the sum even, 2 row_c has no bit 0): the
-        // halving drops a zero.  Y_(j+1) < 2^E N < 2^YW, and the bits of
-        // s_q above YW are zero from here on (U < 2^YW).
-        s_d   = UW'(row_s[YW-1:1]);
-        c_d   = row_c;
+        // The bits of s_q above YW are zero from here on (U < 2^YW).
+        s_d   = UW'(half_s);
+        c_d   = half_c;
         cnt_d = cnt_q + 1'b1;
         if (cnt_q == CntW'(Steps - 1)) begin
           cnt_d   = '0;
@@ -185,28 +180,15 @@ module mm_ws_redc #(
     endcase
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      state_q <= StIn;
-      s_q     <= UW'(0);
-      c_q     <= YW'(0);
-      n_q     <= '0;
-      cnt_q   <= '0;
-    end else begin
-      state_q <= state_d;
-      s_q     <= s_d;
-      c_q     <= c_d;
-      n_q     <= n_d;
-      cnt_q   <= cnt_d;
-    end
-  end
+  `MM_FF(state_q, state_d, StIn)
+  `MM_FF(s_q, s_d, UW'(0))
+  `MM_FF(c_q, c_d, YW'(0))
+  `MM_FF(n_q, n_d, '0)
+  `MM_FF(cnt_q, cnt_d, '0)
 
   assign in_ready_o  = (state_q == StIn);
   assign out_valid_o = (state_q == StDone);
   assign s_o         = s_q[UW-WConv +: Width + 1];
-
-  // row_s[0] is zero (see StStep).
-  assign unused_row = row_s[0];
 
 `ifdef MM_FORMAL
   // Invariants (docs/ws_core.md), also checked by the Verilator bench: the

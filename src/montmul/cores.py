@@ -661,8 +661,8 @@ register(Core(
 # defaults are legal at every width, as the engines need (they fix a core's
 # parameters for every Width they are built at).
 # ---------------------------------------------------------------------------
-WS_RTL = SHELL + ("common/mm_csa_row.sv", "common/mm_cpa_fc.sv", "ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv",
-                  "ws/mm_ws_ring.sv", "ws/mm_ws_array.sv", "ws/mm_ws_prep.sv", "ws/mm_ws_redc.sv", "ws/mm_ws.sv")
+WS_RTL = SHELL + ("common/mm_csa_row.sv", "common/mm_cs_halve.sv", "common/mm_cpa_fc.sv", "ws/mm_ws_mul.sv",
+                  "ws/mm_ws_pe.sv", "ws/mm_ws_ring.sv", "ws/mm_ws_array.sv", "ws/mm_ws_prep.sv", "ws/mm_ws_redc.sv", "ws/mm_ws.sv")
 
 
 WS_PARAMS = {

@@ -16,27 +16,22 @@ Verilator at 256.
 """
 from __future__ import annotations
 
-import json
 import os
 import random
 from types import SimpleNamespace
 
-#: (simulator, Width, WordWidth, QuotDelay)
-CASES = [("icarus", 3, 2, 1), ("icarus", 8, 8, 1), ("icarus", 64, 16, 2), ("verilator", 256, 17, 4)]
 TOP = "mm_ws_redc"
 
 
 if os.environ.get("MONTMUL_IN_SIM"):
     import cocotb
-    from cocotb.clock import Clock
-    from cocotb.triggers import FallingEdge, RisingEdge
+    from cocotb.triggers import FallingEdge
 
-    from bench_util import ws_directed_moduli
+    from bench_util import ws_directed_moduli, ws_unit_params, ws_unit_start
 
     from montmul.models import ws, ws_core
 
-    P = json.loads(os.environ["WS_PARAMS"])
-    K, W, D = P["Width"], P["WordWidth"], P["QuotDelay"]
+    K, W, D = ws_unit_params()
     E = ws_core.redc_steps(W, D)
     MWORDS = ws_core.words(K, W, D)
 
@@ -48,15 +43,7 @@ if os.environ.get("MONTMUL_IN_SIM"):
         return us
 
     async def start(dut):
-        cocotb.start_soon(Clock(dut.clk_i, 10, unit="ns").start())
-        dut.rst_ni.value = 0
-        dut.in_valid_i.value = 0
-        dut.in_word_i.value = 0
-        dut.n_i.value = 0
-        dut.out_ready_i.value = 0
-        await RisingEdge(dut.clk_i)
-        await FallingEdge(dut.clk_i)
-        dut.rst_ni.value = 1
+        await ws_unit_start(dut, ("in_word_i",))
 
     async def run(dut, u: int, n: int, rng: random.Random | None = None) -> None:
         """Stream U's m words (with random gaps if ``rng``), called at a
@@ -160,11 +147,10 @@ if os.environ.get("MONTMUL_IN_SIM"):
             await run(dut, rng.randrange(n << E), n)
 else:
     import pytest
+    from bench_util import WS_UNIT_CASES, WS_UNIT_IDS
 
-    @pytest.mark.parametrize("sim,k,w,d", CASES, ids=[f"{c[0]}-w{c[1]}-ww{c[2]}-d{c[3]}" for c in CASES])
+    @pytest.mark.parametrize("sim,k,w,d", WS_UNIT_CASES, ids=WS_UNIT_IDS)
     def test_mm_ws_redc(sim, k, w, d):
-        from bench_util import unit_bench
+        from bench_util import ws_unit_bench
 
-        unit_bench(__file__, TOP, ["common/mm_csa_row.sv", "common/mm_cpa_fc.sv", f"ws/{TOP}.sv"],
-                   {"Width": k, "WordWidth": w, "QuotDelay": d}, sim, opt=False,
-                   build_args=("-DMM_FORMAL", "--assert"))  # the unit's invariants, checked every cycle
+        ws_unit_bench(__file__, TOP, sim, k, w, d)

@@ -158,6 +158,21 @@ def _control(cycle: int, istep: int, period: int, m: int) -> int | None:
     return i if i < m else None
 
 
+def _quot_next(cycle: int, istep: int, period: int, m: int, a: int, b0: int, s0: int, n0: int, npr: int,
+               qa: int, qq: int, w: int) -> tuple[int, int, int, int]:
+    """Next state of the quotient block's registers, shared by both arrays:
+    N' (the ``istep`` inverse steps, then constant) and the register feeding
+    PE0 (fire, a_i, q_i = (a_i B_0 + S_0) N' mod r when the control block
+    (:func:`_control`, every ``period`` cycles) starts iteration i; else no
+    fire, a_i and q_i held).  ``b0``, ``s0``, ``n0``: B_0, S_0, N_0."""
+    n_npr = quotient_block(n0, npr, 2, npr, w) if cycle <= istep else npr
+    it = _control(cycle, istep, period, m)
+    if it is None:
+        return n_npr, 0, qa, qq
+    ai = (a >> (w * it)) & mask(w)
+    return n_npr, 1, ai, quotient_block(ai, b0, s0, npr, w)
+
+
 def systolic(a: int, b: int, n: int, width: int, *, word_width: int = 16) -> MMResult:
     """mm_systolic with Multiplexed = 0, register by register (see docs/systolic.md).
 
@@ -186,14 +201,7 @@ def systolic(a: int, b: int, n: int, width: int, *, word_width: int = 16) -> MMR
             raise AssertionError("systolic model: no result")
         # next-state values, from the current registers only
         s0 = lo[1] if m > 1 else co[0]
-        n_npr = npr
-        n_qf, n_qa, n_qq = 0, qa, qq
-        if cycle <= istep:
-            n_npr = quotient_block(nw[0], npr, 2, npr, w)
-        it = _control(cycle, istep, SYSTOLIC_PERIOD, m)
-        if it is not None:
-            ai = (a >> (w * it)) & msk
-            n_qf, n_qa, n_qq = 1, ai, quotient_block(ai, bw[0], s0, npr, w)
+        n_npr, n_qf, n_qa, n_qq = _quot_next(cycle, istep, SYSTOLIC_PERIOD, m, a, bw[0], s0, nw[0], npr, qa, qq, w)
         n_fo, n_ao, n_qo = [0] * m, ao[:], qo[:]
         n_lo, n_co = lo[:], co[:]
         for j in range(m):
@@ -262,14 +270,7 @@ def systolic_mux(a: int, b: int, n: int, width: int, *, word_width: int = 16) ->
         if cycle > 10 * (m + istep + 4):
             raise AssertionError("systolic_mux model: no result")
         s_word = [pw[j + 1] for j in range(m - 1)] + [top]
-        n_npr = npr
-        n_qf, n_qa, n_qq = 0, qa, qq
-        if cycle <= istep:
-            n_npr = quotient_block(nw[0], npr, 2, npr, w)
-        it = _control(cycle, istep, MUX_PERIOD, m)
-        if it is not None:
-            ai = (a >> (w * it)) & msk
-            n_qf, n_qa, n_qq = 1, ai, quotient_block(ai, bw[0], s_word[0], npr, w)
+        n_npr, n_qf, n_qa, n_qq = _quot_next(cycle, istep, MUX_PERIOD, m, a, bw[0], s_word[0], nw[0], npr, qa, qq, w)
         n_af, n_qfw = af[:], qfw[:]
         n_mbt, n_pet = [0] * m, [0] * m
         n_xl, n_yl, n_hx, n_hy = xl[:], yl[:], hx[:], hy[:]

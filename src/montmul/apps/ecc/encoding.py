@@ -187,6 +187,14 @@ def _oid_der(text: str) -> bytes:
     return _el(6, bytes(body))
 
 
+def _curve_of(oid: bytes) -> Curve:
+    """The named curve whose OBJECT IDENTIFIER body is ``oid``."""
+    c = curves.by_oid(_oid_text(oid))
+    if c is None:
+        raise ValueError(f"EC key on an unknown curve (identifier {_oid_text(oid)})")
+    return c
+
+
 def _named_curve(alg: bytes) -> Curve:
     """The curve of an AlgorithmIdentifier body {ecPublicKey, namedCurve}."""
     oid, rest = _tlv(alg, 6)
@@ -197,10 +205,7 @@ def _named_curve(alg: bytes) -> Curve:
     cid, rest = _tlv(rest, 6)
     if rest:
         raise ValueError("malformed DER")
-    c = curves.by_oid(_oid_text(cid))
-    if c is None:
-        raise ValueError(f"EC key on an unknown curve (identifier {_oid_text(cid)})")
-    return c
+    return _curve_of(cid)
 
 
 def _spki(data: bytes) -> tuple[Curve, bytes]:
@@ -304,9 +309,7 @@ def _ec_private_key(body: bytes, curve: Curve | None) -> tuple[Curve, int]:
         oid, extra = _tlv(params, 6)
         if extra:
             raise ValueError("malformed ECPrivateKey")
-        c = curves.by_oid(_oid_text(oid))
-        if c is None:
-            raise ValueError(f"EC key on an unknown curve (identifier {_oid_text(oid)})")
+        c = _curve_of(oid)
         if curve is not None and c.name != curve.name:
             raise ValueError("ECPrivateKey curve differs from its PKCS#8 algorithm")
         curve = c

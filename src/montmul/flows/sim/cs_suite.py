@@ -20,10 +20,9 @@ import os
 import random
 
 import cocotb
-from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly, RisingEdge
 
 from ...models import InputError, radix2
-from .driver import CsDriver, CsResponse, config, cycles_refused, reset_pulse
+from .driver import CsDriver, CsResponse, config
 from .suite import P001_A, P001_B, P001_N, P001_S, n_random, random_count, rng_from_env
 
 
@@ -184,9 +183,7 @@ async def test_reset_mid_operation(dut):
     op = (*random_split(rng, rng.randrange(2 * n)), *random_split(rng, rng.randrange(2 * n)), n)
     cycles = model(*op, k)[2].cycles
     for frac in (0.0, 0.1, 0.5, 0.9):
-        await drv.request(*op)
-        await ClockCycles(dut.clk_i, max(1, int(cycles * frac) - 1))
-        await reset_pulse(dut)
+        await drv.reset_during(op, int(cycles * frac) - 1)
         await check(drv, op)
 
 
@@ -200,19 +197,7 @@ async def test_request_while_busy(dut):
     n = n_random(rng, k)
     op1 = (*random_split(rng, rng.randrange(2 * n)), *random_split(rng, rng.randrange(2 * n)), n)
     op2 = (*random_split(rng, rng.randrange(2 * n)), *random_split(rng, rng.randrange(2 * n)), n)
-    t1 = await drv.request(*op1)
-    drv.drive(op2)
-    dut.in_valid_i.value = 1
-    waited = await cycles_refused(dut)
-    assert waited > 0
-    verify(await drv.response(t1, t_valid=drv.now_cycles()), op1)
-    await ReadOnly()
-    assert int(dut.in_ready_o.value) == 1, "core not idle after its response was read"
-    await RisingEdge(dut.clk_i)
-    t2 = drv.now_cycles()
-    await FallingEdge(dut.clk_i)
-    dut.in_valid_i.value = 0
-    verify(await drv.response(t2), op2)
+    await drv.request_while_busy(op1, op2, verify)
 
 
 @cocotb.test()

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import cocotb
 from cocotb.clock import Clock
-from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge, with_timeout
+from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly, RisingEdge, with_timeout
 from cocotb.utils import get_sim_time
 
 from ... import cores
@@ -112,6 +112,38 @@ class Handshake:
             if ready:
                 return self.now_cycles()
         raise AssertionError("request never accepted (in_ready_o stuck low)")
+
+    async def request_while_busy(self, first, second, check, ready_after: int = 0) -> None:
+        """Present ``first``, then at once ``second``, held valid while the
+        DUT is busy with ``first``: ``in_ready_o`` must stay low (the second
+        request not taken) until the first response is valid, be high once
+        that response is read (``ready_after`` cycles of back-pressure on it),
+        and the held request is taken, unchanged, at the next edge.
+        ``check(response, request)`` is called on each response as soon as
+        it is read (this driver's ``response``), before the next one runs."""
+        dut = self.dut
+        t1 = await self.request(*first)
+        self.drive(second)
+        dut.in_valid_i.value = 1
+        assert await cycles_refused(dut) > 0, "the second request was not presented while busy"
+        check(await self.response(t1, ready_after=ready_after, t_valid=self.now_cycles()), first)
+        await ReadOnly()
+        assert int(dut.in_ready_o.value) == 1, "not idle after its response was read"
+        await RisingEdge(self.clk)
+        t2 = self.now_cycles()
+        self.accepted(t2)
+        await FallingEdge(self.clk)
+        dut.in_valid_i.value = 0
+        check(await self.response(t2), second)
+
+    async def reset_during(self, values, cycles: int, what: str = "core") -> None:
+        """Present ``values`` and, ``cycles`` cycles (at least one) after the
+        falling edge that follows its accepting edge, reset the DUT for one
+        cycle (:func:`reset_pulse`: the response drops, the DUT is idle
+        right after; ``what`` names it in the message)."""
+        await self.request(*values)
+        await ClockCycles(self.clk, max(1, cycles))
+        await reset_pulse(self.dut, what)
 
     def accepted(self, t: float) -> None:
         """Hook: a request was accepted at time ``t``."""

@@ -14,10 +14,10 @@ import os
 import random
 
 import cocotb
-from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly, RisingEdge
+from cocotb.triggers import FallingEdge, ReadOnly
 
 from ...models import InputError
-from .driver import CoreDriver, config, cycles_refused, reset_pulse
+from .driver import CoreDriver, config
 
 #: paper 001's 32-bit known-answer example (R = 2^32 there).
 P001_A, P001_B, P001_N, P001_S = 1073741826, 1876543286, 2147483659, 1567508594
@@ -186,9 +186,7 @@ async def test_reset_mid_operation(dut):
     a, b = rng.randrange(2 * n), rng.randrange(2 * n)
     want = core.run_model(a, b, n, k, _params)
     for frac in (0.1, 0.5, 0.9):
-        await drv.request(a, b, n)
-        await ClockCycles(dut.clk_i, max(1, int(want.cycles * frac) - 1))
-        await reset_pulse(dut)
+        await drv.reset_during((a, b, n), int(want.cycles * frac) - 1)
         await _check(drv, a, b, n)
 
 
@@ -202,21 +200,7 @@ async def test_request_while_busy(dut):
     drv = await _start(dut)
     n = n_random(rng, k)
     a1, b1, a2, b2 = (rng.randrange(2 * n) for _ in range(4))
-    t1 = await drv.request(a1, b1, n)
-    # Present the second request at once and keep it there.
-    dut.a_i.value, dut.b_i.value, dut.n_i.value = a2, b2, n
-    dut.in_valid_i.value = 1
-    waited = await cycles_refused(dut)
-    assert waited > 0
-    _verify(await drv.response(t1, t_valid=drv.now_cycles()), a1, b1, n)
-    # The request held high all along is taken at the next edge, unchanged.
-    await ReadOnly()
-    assert int(dut.in_ready_o.value) == 1, "core not idle after its response was read"
-    await RisingEdge(dut.clk_i)
-    t2 = drv.now_cycles()
-    await FallingEdge(dut.clk_i)
-    dut.in_valid_i.value = 0
-    _verify(await drv.response(t2), a2, b2, n)
+    await drv.request_while_busy((a1, b1, n), (a2, b2, n), lambda resp, op: _verify(resp, *op))
 
 
 @cocotb.test()
