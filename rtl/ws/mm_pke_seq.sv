@@ -167,9 +167,9 @@ module mm_pke_seq #(
   // Pre-decode: the opcode's classes and the field checks of the errors,
   // formed from the program memory's block RAM output and registered beside
   // instr_i (dec_q describes the word on instr_i)
-  localparam int DJob = 0, DProd = 1, DRep = 2, DEnd = 3, DSetx = 4, DHalt = 5,
-                 DAlu = 6, DStream2 = 7, DMacr = 8, DBadOp = 9, DErrLen = 10,
-                 DErrXa = 11, DErrJob = 12, DRepZero = 13, DecBits = 14;
+  localparam int DProd = 0, DRep = 1, DEnd = 2, DSetx = 3, DHalt = 4, DAlu = 5,
+                 DBadOp = 6, DErrLen = 7, DErrXa = 8, DErrJob = 9, DRepZero = 10,
+                 DecBits = 11;
   logic [DecBits-1:0] dec_q, dec_d;
   logic               unused_next;  // the fields not checked before dispatch
   assign unused_next = ^instr_next_i;
@@ -177,6 +177,7 @@ module mm_pke_seq #(
     logic [4:0]          n_op, n_flags;
     logic [AddrBits-1:0] n_a, n_b, n_c;
     logic [9:0]          n_n;
+    logic                n_job, n_stream2, n_macr;
     n_op    = instr_next_i[mm_pke_pkg::FldOpLsb +: 5];
     n_flags = instr_next_i[mm_pke_pkg::FldFlagsLsb +: 5];
     n_a     = instr_next_i[mm_pke_pkg::FldALsb +: AddrBits];
@@ -184,20 +185,20 @@ module mm_pke_seq #(
     n_c     = instr_next_i[mm_pke_pkg::FldCLsb +: AddrBits];
     n_n     = instr_next_i[mm_pke_pkg::FldNLsb +: 10];
     dec_d           = '0;
-    dec_d[DJob]     = (n_op == OpJob);
+    n_job           = (n_op == OpJob);
+    n_stream2       = (n_op == OpAdd) || (n_op == OpSub) || (n_op == OpSel);
+    n_macr          = (n_op == OpMacr);
     dec_d[DProd]    = (n_op == OpProd);
     dec_d[DRep]     = (n_op == OpRep);
     dec_d[DEnd]     = (n_op == OpEnd);
     dec_d[DSetx]    = (n_op == OpSetx);
     dec_d[DHalt]    = (n_op == OpHalt);
     dec_d[DAlu]     = (n_op >= OpMov) && (n_op <= OpMacr);
-    dec_d[DStream2] = (n_op == OpAdd) || (n_op == OpSub) || (n_op == OpSel);
-    dec_d[DMacr]    = (n_op == OpMacr);
     dec_d[DBadOp]   = (n_op > OpMacr);
-    dec_d[DErrLen]  = dec_d[DAlu] && (n_n == '0 || (dec_d[DMacr] && n_c == '0));
+    dec_d[DErrLen]  = dec_d[DAlu] && (n_n == '0 || (n_macr && n_c == '0));
     dec_d[DErrXa]   = dec_d[DAlu] && n_flags[FXA]
-                      && (dec_d[DMacr] || (dec_d[DStream2] && n_a[AddrBits-1] == n_b[AddrBits-1]));
-    dec_d[DErrJob]  = dec_d[DJob] && (!n_flags[FLoad] || n_b == '0 || n_n > 10'(MaxWords)
+                      && (n_macr || (n_stream2 && n_a[AddrBits-1] == n_b[AddrBits-1]));
+    dec_d[DErrJob]  = n_job && (!n_flags[FLoad] || n_b == '0 || n_n > 10'(MaxWords)
                                       || n_a[AddrBits-1] == n_c[AddrBits-1]);
     dec_d[DRepZero] = (n_n == 10'd0);
   end

@@ -183,8 +183,11 @@ class Timing:
     mac: int = 3
     job_start: int = 2
     req_regs: int = 1
-    res_delay: int = 4
     res_regs: int = 2
+
+    @property
+    def res_delay(self) -> int:
+        return self.req_regs + 3
 
     def stream(self, n: int) -> int:
         """MOV/ADD/SUB/SEL of n words: word i's addresses in cycle I+i, its
