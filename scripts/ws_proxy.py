@@ -67,11 +67,17 @@ def top_of(p: dict) -> str:
     return "array" if "MaxWords" in p else "ring"
 
 
+#: The engine's program memory words when ``--prog-words`` is not given (the RSA build's); another size is named in the tag.
+PKE_PROG_WORDS = 512
+
+
 def tag(p: dict, seed: int, variant: str) -> str:
     loop = p.get("LoopRegs", 0)
     clr = clear_mode(p)
     if top_of(p) != "ring":
         size = f"_c{p['Chunks']}_m{p['MaxWords']}"
+        if p.get("ProgWords", PKE_PROG_WORDS) != PKE_PROG_WORDS:
+            size += f"_pw{p['ProgWords']}"
     else:
         size = f"_s{p['Slots']}"
     return ((f"{top_of(p)}_" if top_of(p) != "ring" else "") + f"P{p['NumPe']}_w{p['WordWidth']}_r{p['DspRegs']}"
@@ -276,13 +282,22 @@ def _end_text(r: dict) -> str:
 
 def _size_text(p: dict) -> str:
     if top_of(p) != "ring":
-        return f"chunks={p['Chunks']} MaxWords={p['MaxWords']}"
+        return (f"chunks={p['Chunks']} MaxWords={p['MaxWords']}"
+                + (f" ProgWords={p['ProgWords']}" if "ProgWords" in p else ""))
     return f"slots={p['Slots']}"
+
+
+def _size_cell(p: dict) -> str:
+    """The table's size column: laps c and the longest operand m (array,
+    engine) with the program memory's words (engine), or the slots (ring)."""
+    if top_of(p) == "ring":
+        return f"{p['Slots']} slots"
+    return f"c = {p['Chunks']}, m ≤ {p['MaxWords']}" + (f", {p['ProgWords']}-word program" if "ProgWords" in p else "")
 
 
 def _design(r: dict) -> tuple:
     p = r["params"]
-    size = (p["Chunks"], p["MaxWords"]) if top_of(p) != "ring" else (p["Slots"],)
+    size = (p["Chunks"], p["MaxWords"], p.get("ProgWords", 0)) if top_of(p) != "ring" else (p["Slots"],)
     return (r["variant"], p["WordWidth"], p["NumPe"], latency(p), p["QuotDelay"], clear_mode(p), p["DspRegs"],
             top_of(p), size)
 
@@ -293,8 +308,8 @@ def table(results: list[dict]) -> str:
     rows = sorted(results, key=lambda r: (*_design(r), r["seed"]))
     out = ["| top | variant | P | w | DSP regs | transport regs | L | d | loop clears | seed | MULT18X18D | "
            "LUT4 sites | FF | FFs paired | EBR | Fmax MHz | nextpnr s | critical path (from → to) | "
-           "into its end register |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "into its end register | size |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         p = r["params"]
         paired = f"{r['ff_paired']:,}" if r.get("ff_paired") is not None else "–"
@@ -302,7 +317,8 @@ def table(results: list[dict]) -> str:
                    f"{p.get('LoopRegs', 0)} | "
                    f"{latency(p)} | {p['QuotDelay']} | {CLEAR_MODES[clear_mode(p)]} | "
                    f"{r['seed']} | {r['dsp']} | {r['luts']:,} | {r['ff']:,} | {paired} | {r['ebr']} | "
-                   f"{r['fmax_mhz']:.1f} | {r['seconds']['nextpnr']:.0f} | {_path_text(r)} | {_end_text(r)} |")
+                   f"{r['fmax_mhz']:.1f} | {r['seconds']['nextpnr']:.0f} | {_path_text(r)} | {_end_text(r)} | "
+                   f"{_size_cell(p)} |")
     return "\n".join(out)
 
 
@@ -312,15 +328,15 @@ def median_table(results: list[dict]) -> str:
     groups: dict[tuple, list[dict]] = {}
     for r in results:
         groups.setdefault(_design(r), []).append(r)
-    out = ["| top | variant | P | w | L | d | loop clears | seeds | Fmax MHz per seed | median MHz |",
-           "|---|---|---|---|---|---|---|---|---|---|"]
+    out = ["| top | variant | P | w | L | d | loop clears | seeds | Fmax MHz per seed | median MHz | size |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
     for key in sorted(groups):
         rs = sorted(groups[key], key=lambda r: r["seed"])
         p = rs[0]["params"]
         per = ", ".join(f"{r['fmax_mhz']:.1f}" for r in rs)
         out.append(f"| {top_of(p)} | {rs[0]['variant']} | {p['NumPe']} | {p['WordWidth']} | {latency(p)} | {p['QuotDelay']} | "
                    f"{CLEAR_MODES[clear_mode(p)]} | {len(rs)} | {per} | "
-                   f"{statistics.median(r['fmax_mhz'] for r in rs):.1f} |")
+                   f"{statistics.median(r['fmax_mhz'] for r in rs):.1f} | {_size_cell(p)} |")
     return "\n".join(out)
 
 
@@ -410,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--chunks", type=int, default=1, help="array: laps of the ring c (1 .. 4)")
     r.add_argument("--max-words", type=int, default=None,
                    help="array: the largest word count m (default c P - 1, the most the build takes)")
-    r.add_argument("--prog-words", type=int, default=512, help="pke: program memory words (a power of two)")
+    r.add_argument("--prog-words", type=int, default=PKE_PROG_WORDS, help="pke: program memory words (a power of two)")
     r.add_argument("--pe", type=int, required=True, help="processing elements P (2 .. 78 fit the 156 DSPs)")
     r.add_argument("--width", type=int, default=16, choices=(16, 17), help="word width w")
     r.add_argument("--dsp-regs", type=int, default=3, choices=(2, 3), help="MULT18X18D registers")

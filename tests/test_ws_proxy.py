@@ -58,7 +58,7 @@ def test_table_sorted(script):
     # results stored before ClearMode existed were made with synchronous resets
     assert all(line.split("|")[9].strip() == "sync reset" for line in lines)
     assert all(line.split("|")[1].strip() == "ring" for line in lines)
-    assert lines[0].rstrip("| ").endswith("not recorded")
+    assert lines[0].split("|")[19].strip() == "not recorded" and lines[0].split("|")[20].strip() == "2 slots"
 
 
 def test_clear_mode_in_table_tag_and_medians(script):
@@ -68,7 +68,7 @@ def test_clear_mode_in_table_tag_and_medians(script):
     rows[3]["ff_paired"] = 12345
     lines = script.table(rows).splitlines()[2:]
     assert [line.split("|")[9].strip() for line in lines] == ["sync reset"] * 3 + ["zero flags"] * 2
-    assert "| 12,345 |" in lines[3] and lines[3].rstrip("| ").endswith("0.13 ns, 0 tiles")
+    assert "| 12,345 |" in lines[3] and lines[3].split("|")[19].strip() == "0.13 ns, 0 tiles"
     assert script.tag(rows[1]["params"], 2, "base") == "P68_w17_r3_d4_s2_base_seed2"  # as before ClearMode
     assert script.tag(rows[3]["params"], 1, "base") == "P68_w17_r3_d4_s2_clr1_base_seed1"
     med = script.median_table(rows).splitlines()[2:]
@@ -165,6 +165,10 @@ def test_array_tag_read_block_and_table(script):
     p = {"NumPe": 66, "WordWidth": 17, "DspRegs": 3, "Chunks": 1, "QuotDelay": 3, "MaxWords": 65}
     assert script.top_of(p) == "array"
     assert script.tag(p, 1, "base") == "array_P66_w17_r3_d3_c1_m65_base_seed1"
+    pke = {**p, "ProgWords": script.PKE_PROG_WORDS}
+    assert script.tag(pke, 1, "base") == "pke_P66_w17_r3_d3_c1_m65_base_seed1"
+    # another program memory is another build: its own file beside the RSA build's
+    assert script.tag({**pke, "ProgWords": 4096}, 1, "base") == "pke_P66_w17_r3_d3_c1_m65_pw4096_base_seed1"
     cwd = resources.data_root() / "build" / "ws_proxy" / "x"
     lines = script.read_block(p, cwd).splitlines()
     assert lines[1].endswith("../../../rtl/ws/mm_ws_ring.sv ../../../rtl/ws/mm_ws_array.sv")
