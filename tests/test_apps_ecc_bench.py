@@ -70,6 +70,20 @@ def test_a_placed_build_too_small_for_the_program_or_the_device(tmp_path):
     assert B.stored_fmax(tmp_path)["fits"] is False
 
 
+def test_the_build_with_the_largest_program_memory_sets_the_clock(tmp_path):
+    """The RSA build (512-word program) and an ECC build (4096 words) stored side by side: the rows take the
+    ECC build's seeds only."""
+    _store(tmp_path, [70.0, 72.0, 71.0], prog_words=512)
+    (tmp_path / "big").mkdir()
+    _store(tmp_path / "big", [66.0], prog_words=4096)
+    for f in (tmp_path / "big").iterdir():
+        f.rename(tmp_path / f.name.replace("_base_", "_pw4096_base_"))
+    st = B.stored_fmax(tmp_path)
+    assert st["fmax_mhz"] == 66.0 and st["seeds"] == [1] and st["prog_words"] == 4096
+    rows = [r for r in B.engine_rows(tmp_path, ("secp256r1",)) if r["core"] == "mm_pke"]
+    assert all(r["ecp5_fmax_mhz"] == 66.0 and r["fits_lfe5u_85f"] is True for r in rows)
+
+
 def test_generate_fields_software_and_published(tmp_path):
     data = B.generate(tmp_path, reps=1, curves=("secp256r1",))
     assert data["command"] == "python -m montmul.apps.ecc.bench"
