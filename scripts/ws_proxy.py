@@ -36,7 +36,9 @@ import time
 from pathlib import Path
 
 from montmul import design, resources
+from montmul.flows.sim.pke_sim import PROG_WORDS
 from montmul.flows.synth import critpath, flows, parse, tools
+from montmul.flows.synth.proxy import clear_mode, tag, top_of
 
 ROOT = resources.data_root()
 RTL = ("ws/mm_ws_mul.sv", "ws/mm_ws_pe.sv", "ws/mm_ws_ring.sv")
@@ -52,37 +54,6 @@ MEDIAN_BEGIN, MEDIAN_END = "<!-- ws_proxy medians: begin -->", "<!-- ws_proxy me
 #: mm_ws_pe's ClearMode: how the loop's clears act (results stored before the
 #: parameter existed were made with 0).
 CLEAR_MODES = {0: "sync reset", 1: "zero flags"}
-
-
-def clear_mode(p: dict) -> int:
-    return int(p.get("ClearMode", 0))
-
-
-def top_of(p: dict) -> str:
-    """"pke" for the engine's parameters (they hold its program size
-    ProgWords), "array" for an array's (its word count MaxWords), else
-    "ring"."""
-    if "ProgWords" in p:
-        return "pke"
-    return "array" if "MaxWords" in p else "ring"
-
-
-#: The engine's program memory words when ``--prog-words`` is not given (the RSA build's); another size is named in the tag.
-PKE_PROG_WORDS = 512
-
-
-def tag(p: dict, seed: int, variant: str) -> str:
-    loop = p.get("LoopRegs", 0)
-    clr = clear_mode(p)
-    if top_of(p) != "ring":
-        size = f"_c{p['Chunks']}_m{p['MaxWords']}"
-        if p.get("ProgWords", PKE_PROG_WORDS) != PKE_PROG_WORDS:
-            size += f"_pw{p['ProgWords']}"
-    else:
-        size = f"_s{p['Slots']}"
-    return ((f"{top_of(p)}_" if top_of(p) != "ring" else "") + f"P{p['NumPe']}_w{p['WordWidth']}_r{p['DspRegs']}"
-            + (f"_t{loop}" if loop else "") + f"_d{p['QuotDelay']}" + size + (f"_clr{clr}" if clr else "")
-            + f"_{variant}_seed{seed}")
 
 
 def latency(p: dict) -> int:
@@ -426,7 +397,7 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--chunks", type=int, default=1, help="array: laps of the ring c (1 .. 4)")
     r.add_argument("--max-words", type=int, default=None,
                    help="array: the largest word count m (default c P - 1, the most the build takes)")
-    r.add_argument("--prog-words", type=int, default=PKE_PROG_WORDS, help="pke: program memory words (a power of two)")
+    r.add_argument("--prog-words", type=int, default=PROG_WORDS, help="pke: program memory words (a power of two)")
     r.add_argument("--pe", type=int, required=True, help="processing elements P (2 .. 78 fit the 156 DSPs)")
     r.add_argument("--width", type=int, default=16, choices=(16, 17), help="word width w")
     r.add_argument("--dsp-regs", type=int, default=3, choices=(2, 3), help="MULT18X18D registers")

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from montmul.apps.ecc import bench as B
+from montmul.flows.synth import proxy
 from montmul.apps.ecc import engine as E
 from montmul.apps.ecc.curves import get
 
@@ -18,11 +19,10 @@ ROOT = Path(__file__).resolve().parents[1]
 def _store(tmp_path: Path, fmaxes, prog_words=4096, util=0.5, **params):
     """Results as scripts/ws_proxy.py stores them, of the RSA-2048 build (P = 66, w = 17, d = 3, c = 1, m = 65)
     or, with ``params``, of another build."""
-    name = B._pattern().replace("*", "base_seed{}")
     p = {"NumPe": 66, "WordWidth": 17, "DspRegs": 3, "Chunks": 1, "QuotDelay": 3, "MaxWords": 65,
          "ProgWords": prog_words, **params}
     for seed, f in enumerate(fmaxes, 1):
-        (tmp_path / name.format(seed if not params else 10 + seed)).write_text(json.dumps({
+        (tmp_path / f"ws_{proxy.tag(p, seed, 'base')}.json").write_text(json.dumps({
             "design": "mm_pke", "variant": "base", "params": p, "seed": seed, "status": "ok", "fmax_mhz": f,
             "device_utilization": {"luts": util, "ff": 0.2, "dsp": 0.9, "bram": 0.3}}))
 
@@ -74,12 +74,11 @@ def test_the_build_with_the_largest_program_memory_sets_the_clock(tmp_path):
     """The RSA build (512-word program) and an ECC build (4096 words) stored side by side: the rows take the
     ECC build's seeds only."""
     _store(tmp_path, [70.0, 72.0, 71.0], prog_words=512)
-    (tmp_path / "big").mkdir()
-    _store(tmp_path / "big", [66.0], prog_words=4096)
-    for f in (tmp_path / "big").iterdir():
-        f.rename(tmp_path / f.name.replace("_base_", "_pw4096_base_"))
+    _store(tmp_path, [66.0], prog_words=4096)
+    assert len(list(tmp_path.glob("*.json"))) == 4  # under names of their own
     st = B.stored_fmax(tmp_path)
     assert st["fmax_mhz"] == 66.0 and st["seeds"] == [1] and st["prog_words"] == 4096
+    assert [f.name for f in tmp_path.glob(st["pattern"])] == ["ws_pke_P66_w17_r3_d3_c1_m65_pw4096_base_seed1.json"]
     rows = [r for r in B.engine_rows(tmp_path, ("secp256r1",)) if r["core"] == "mm_pke"]
     assert all(r["ecp5_fmax_mhz"] == 66.0 and r["fits_lfe5u_85f"] is True for r in rows)
 

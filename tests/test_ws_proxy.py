@@ -165,7 +165,7 @@ def test_array_tag_read_block_and_table(script):
     p = {"NumPe": 66, "WordWidth": 17, "DspRegs": 3, "Chunks": 1, "QuotDelay": 3, "MaxWords": 65}
     assert script.top_of(p) == "array"
     assert script.tag(p, 1, "base") == "array_P66_w17_r3_d3_c1_m65_base_seed1"
-    pke = {**p, "ProgWords": script.PKE_PROG_WORDS}
+    pke = {**p, "ProgWords": script.PROG_WORDS}
     assert script.tag(pke, 1, "base") == "pke_P66_w17_r3_d3_c1_m65_base_seed1"
     # another program memory is another build: its own file beside the RSA build's
     assert script.tag({**pke, "ProgWords": 4096}, 1, "base") == "pke_P66_w17_r3_d3_c1_m65_pw4096_base_seed1"

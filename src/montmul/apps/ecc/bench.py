@@ -58,13 +58,13 @@ def engine_build() -> pke.Build:
                      qlat=ENGINE["qlat"])
 
 
-def _pattern() -> str:
-    from ...models import ws
+def _pattern(prog_words: int | None = None) -> str:
+    """The stored results' file names (a glob) of the engine build with ``prog_words`` program words (default: the RSA build's)."""
+    from ... import design
+    from ...flows.sim.pke_sim import PROG_WORDS
+    from ...flows.synth import proxy
 
-    b = engine_build()
-    c = b.array.chunks(ws.precompute(3, b.w, b.d, b.bits))
-    regs = 3 if b.latency == 6 else b.latency - 3
-    return f"ws_pke_P{b.pes}_w{b.w}_r{regs}_d{b.d}_c{c}_m{b.m}_*.json"
+    return f"ws_{proxy.tag(design.pke_hdl_params(engine_build(), prog_words or PROG_WORDS), '*', '*')}.json"
 
 
 def stored_fmax(proxy_dir: Path) -> dict:
@@ -83,7 +83,7 @@ def stored_fmax(proxy_dir: Path) -> dict:
     pw = max(d["params"].get("ProgWords", 0) for d in runs)
     runs = [d for d in runs if d["params"].get("ProgWords", 0) == pw]
     return {"fmax_mhz": proxy.median_fmax(runs), "seeds": proxy.seeds(runs), "fits": all(map(proxy.fits, runs)),
-            "prog_words": pw or None, "pattern": _pattern()}
+            "prog_words": pw or None, "pattern": _pattern(pw)}
 
 
 def _cycles(curve: str, op: str, mod_alu: bool) -> tuple[int, int]:

@@ -25,6 +25,41 @@ STORE = resources.data_root() / "syn" / "proxy"
 DEFAULTS = {"LoopRegs": 0, "ModAlu": 0}
 
 
+def clear_mode(p: Mapping[str, int]) -> int:
+    """mm_ws_pe's ClearMode of the parameters ``p`` (results stored before it existed were made with 0)."""
+    return int(p.get("ClearMode", 0))
+
+
+def top_of(p: Mapping[str, int]) -> str:
+    """"pke" for the engine's parameters (they hold its program size
+    ProgWords), "array" for an array's (its word count MaxWords), else
+    "ring"."""
+    if "ProgWords" in p:
+        return "pke"
+    return "array" if "MaxWords" in p else "ring"
+
+
+def tag(p: Mapping[str, int], seed: int | str, variant: str) -> str:
+    """The stored name of a run (``ws_<tag>.json``) of the build with HDL
+    parameters ``p``; an engine whose program memory is not the RSA
+    build's (:data:`montmul.flows.sim.pke_sim.PROG_WORDS`) says its size
+    (``_pw<N>``).  ``seed``/``variant`` "*" make a glob pattern of the build's runs."""
+    from ..sim.pke_sim import PROG_WORDS
+
+    loop = p.get("LoopRegs", 0)
+    clr = clear_mode(p)
+    top = top_of(p)
+    if top != "ring":
+        size = f"_c{p['Chunks']}_m{p['MaxWords']}"
+        if top == "pke" and p["ProgWords"] != PROG_WORDS:
+            size += f"_pw{p['ProgWords']}"
+    else:
+        size = f"_s{p['Slots']}"
+    return ((f"{top}_" if top != "ring" else "") + f"P{p['NumPe']}_w{p['WordWidth']}_r{p['DspRegs']}"
+            + (f"_t{loop}" if loop else "") + f"_d{p['QuotDelay']}" + size + (f"_clr{clr}" if clr else "")
+            + f"_{variant}_seed{seed}")
+
+
 def lookup(design: str, params: Mapping[str, int], store: Path | None = None, *,
            ignore: Iterable[str] = ()) -> list[dict]:
     """The stored runs of top ``design`` with exactly the HDL parameters
